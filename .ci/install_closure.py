@@ -1,0 +1,61 @@
+"""Install one Sporeling distribution and the Sporeling distributions it declares, nothing more.
+
+tox calls this for each package's environment, so a dependency that a package uses but does
+not declare is missing there and its tests fail. Sporeling distributions are installed
+editable from this repository (pip never looks them up on an index); everything else they
+declare comes from the package index as usual.
+
+    python .ci/install_closure.py sporeling-runtime        # + its [test] extra
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def distributions() -> dict[str, tuple[Path, list[str]]]:
+    """Every distribution in the repository: name -> (folder, declared dependencies)."""
+    found = {}
+    for pyproject in ROOT.glob("**/pyproject.toml"):
+        if any(part.startswith(".") for part in pyproject.relative_to(ROOT).parts):
+            continue
+        project = tomllib.loads(pyproject.read_text())["project"]
+        deps = [re.split(r"[\s<>=!~;\[]", d, maxsplit=1)[0] for d in project.get("dependencies", [])]
+        found[project["name"]] = (pyproject.parent, deps)
+    return found
+
+
+def closure(name: str, dists: dict) -> list[str]:
+    """``name`` and, recursively, the Sporeling distributions it declares."""
+    order, todo = [], [name]
+    while todo:
+        current = todo.pop()
+        if current in order:
+            continue
+        if current not in dists:
+            sys.exit(f"install_closure: no distribution {current!r} in this repository; "
+                     f"known: {', '.join(sorted(dists))}")
+        order.append(current)
+        todo += [d for d in dists[current][1] if d.startswith("sporeling-")]
+    return order
+
+
+def main() -> None:
+    dists = distributions()
+    names = closure(sys.argv[1], dists)
+    args = []
+    for name in names:
+        folder = dists[name][0]
+        extra = "[test]" if name == sys.argv[1] else ""
+        args += ["-e", f"{folder}{extra}"]
+    print("installing", ", ".join(names), flush=True)
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", *args], check=True)
+
+
+if __name__ == "__main__":
+    main()

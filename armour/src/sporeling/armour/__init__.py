@@ -1,0 +1,5 @@
+"""sporeling.armour: adversarial attacks and defences, differential privacy, membership inference, fuzzing, drift detection.
+
+Skeleton: this package installs with its declared dependencies and exports nothing yet;
+see its README for what it will hold.
+"""

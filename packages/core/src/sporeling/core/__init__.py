@@ -1,0 +1,32 @@
+"""sporeling.core: the hook manager, dtypes, errors, context and CLI host.
+
+    >>> import sporeling.core as sc
+    >>> sc.set_context(mode=sc.GRAPH_MODE); sc.get_context("mode")
+    0
+    >>> sc.reset_context()
+"""
+from importlib.metadata import PackageNotFoundError, version as _version
+
+from . import dtypes
+from .context import (GRAPH_MODE, PYNATIVE_MODE, ContextOption, ContextOptions, context,
+                      get_context, reset_context, set_context)
+from .errors import (ContextError, DTypeError, OutOfMemoryError, PluginError, ShapeError,
+                     SizeError, SporelingError)
+from .hooks import (PluginFailure, PluginHost, PluginInfo, PluginWarning, get_plugin_host,
+                    hookspec, impl, set_plugin_host)
+from .registry import Registry
+from .units import format_size, parse_size
+
+try:
+    __version__ = _version("sporeling-core")
+except PackageNotFoundError:  # running from a source tree
+    __version__ = "0+unknown"
+
+__all__ = [
+    "dtypes", "GRAPH_MODE", "PYNATIVE_MODE", "ContextOption", "ContextOptions", "context",
+    "get_context", "reset_context", "set_context", "ContextError", "DTypeError",
+    "OutOfMemoryError", "PluginError", "ShapeError", "SizeError", "SporelingError",
+    "PluginFailure", "PluginHost", "PluginInfo", "PluginWarning", "get_plugin_host",
+    "hookspec", "impl", "set_plugin_host", "Registry", "format_size", "parse_size",
+    "__version__",
+]

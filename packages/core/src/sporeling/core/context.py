@@ -1,0 +1,134 @@
+"""The one place for settings: ``set_context``, ``get_context`` and ``with context(...)``.
+
+Core declares ``mode``, ``device_target``, ``device_id`` and ``max_call_depth``; every other
+package declares its own keys through the ``sporeling_add_context_options`` hook. An unknown
+key, or a bad value for a known one, raises :class:`ContextError` listing what is valid.
+
+    >>> from sporeling.core import set_context, get_context, context, GRAPH_MODE
+    >>> with context(mode=GRAPH_MODE):
+    ...     get_context("mode") == GRAPH_MODE
+    True
+    >>> set_context(flavour="spicy")
+    Traceback (most recent call last):
+    ...
+    sporeling.core.errors.ContextError: set_context: unknown key 'flavour'; expected one of ...
+"""
+from __future__ import annotations
+
+import contextlib
+import difflib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .errors import ContextError, SporelingError
+from .hooks import get_plugin_host
+from .registry import Registry
+
+__all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "ContextOption", "ContextOptions", "set_context",
+           "get_context", "context", "reset_context"]
+
+GRAPH_MODE = 0
+"""Compile ``construct``/``jit`` functions to a graph (MindSpore's value)."""
+PYNATIVE_MODE = 1
+"""Run op by op, eagerly (the default, as in MindSpore 2.x)."""
+
+
+@dataclass(frozen=True)
+class ContextOption:
+    """One settable key: its default, a converter that validates, and what is valid."""
+    name: str
+    default: Any
+    convert: Callable[[Any], Any]
+    valid: str
+    doc: str
+
+    def check(self, value: Any) -> Any:
+        try:
+            return self.convert(value)
+        except SporelingError as exc:
+            raise ContextError(f"bad value for {self.name!r}", op="set_context",
+                               expected=self.valid, got=repr(value),
+                               hint=exc.detail if exc.detail else None) from None
+        except (TypeError, ValueError) as exc:
+            raise ContextError(f"bad value for {self.name!r}", op="set_context",
+                               expected=self.valid, got=repr(value),
+                               hint=str(exc) or None) from None
+
+
+class ContextOptions(Registry[ContextOption]):
+    """What ``sporeling_add_context_options`` fills."""
+
+    def __init__(self):
+        super().__init__("context option")
+
+    def add_option(self, name: str, default: Any, *, doc: str, valid: str,
+                   convert: Callable[[Any], Any] | None = None,
+                   choices: dict[str, Any] | None = None) -> None:
+        """Declare a key. ``convert`` validates and normalises a value (raising ``ValueError``
+        or ``TypeError`` on a bad one); ``choices`` maps accepted values' names to values."""
+        if choices is not None:
+            convert = _from_choices(choices)
+        self.add(name, ContextOption(name, default, convert or (lambda v: v), valid, doc))
+
+
+def _from_choices(choices: dict[str, Any]) -> Callable[[Any], Any]:
+    def convert(value):
+        for accepted in choices.values():
+            if value == accepted and type(value) is type(accepted):
+                return value
+        raise ValueError("")  # the option's `valid` text already lists the choices
+    return convert
+
+
+def _options() -> ContextOptions:
+    host = get_plugin_host()
+    return host.cached("context_options",
+                       lambda: host.collect("sporeling_add_context_options", ContextOptions()))
+
+
+_values: dict[str, Any] = {}
+
+
+def _option(key: str) -> ContextOption:
+    options = _options()
+    if key not in options:
+        close = difflib.get_close_matches(key, options.names(), n=1)
+        hint = f"Did you mean {close[0]!r}?" if close else \
+            "A package adds its keys when it is installed"
+        raise ContextError(f"unknown key {key!r}", op="set_context",
+                           expected=f"one of {', '.join(options.names())}", got=repr(key),
+                           hint=hint)
+    return options[key]
+
+
+def set_context(**kwargs: Any) -> None:
+    """Set one or more keys. All are validated before any is applied."""
+    checked = {key: _option(key).check(value) for key, value in kwargs.items()}
+    _values.update(checked)
+
+
+def get_context(key: str | None = None) -> Any:
+    """The value of ``key``; with no key, a dict of every key's value."""
+    if key is None:
+        return {name: _values.get(name, opt.default) for name, opt in _options().items()}
+    return _values.get(key, _option(key).default)
+
+
+@contextlib.contextmanager
+def context(**kwargs: Any):
+    """Temporarily set keys; the previous values come back on exit, even after an error."""
+    before = {key: _values[key] for key in kwargs if key in _values}
+    set_context(**kwargs)
+    try:
+        yield
+    finally:
+        for key in kwargs:
+            if key in before:
+                _values[key] = before[key]
+            else:
+                _values.pop(key, None)
+
+
+def reset_context() -> None:
+    """Every key back to its default."""
+    _values.clear()

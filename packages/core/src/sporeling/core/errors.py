@@ -1,0 +1,69 @@
+"""Sporeling's error hierarchy.
+
+Every error says *what was expected*, *what came* and *where* (an op name, a shape, a
+plugin, the user's source line). Build them with keywords so the message stays uniform::
+
+    >>> raise ShapeError("operands do not broadcast", op="add",
+    ...                  expected="shapes equal or 1 per axis", got="(2, 3) and (4, 3)")
+    Traceback (most recent call last):
+    ...
+    sporeling.core.errors.ShapeError: add: operands do not broadcast; expected shapes equal or 1 per axis, got (2, 3) and (4, 3)
+
+Each class also derives from the builtin exception a Python user would catch for the same
+mistake (``ValueError``, ``TypeError``, ``MemoryError``, ...).
+"""
+from __future__ import annotations
+
+__all__ = [
+    "SporelingError", "ShapeError", "DTypeError", "ContextError", "PluginError",
+    "OutOfMemoryError", "SizeError",
+]
+
+
+class SporelingError(Exception):
+    """Base of every error Sporeling raises on purpose."""
+
+    def __init__(self, message: str = "", *, op: str | None = None, expected=None,
+                 got=None, where: str | None = None, hint: str | None = None):
+        self.op, self.expected, self.got, self.where, self.hint = op, expected, got, where, hint
+        self.detail = message
+        super().__init__(self._compose(message))
+
+    def _compose(self, message: str) -> str:
+        text = f"{self.op}: {message}" if self.op else message
+        parts = []
+        if self.expected is not None:
+            parts.append(f"expected {self.expected}")
+        if self.got is not None:
+            parts.append(f"got {self.got}")
+        if parts:
+            text = f"{text}; {', '.join(parts)}" if text else ", ".join(parts)
+        if self.where:
+            text = f"{text} (at {self.where})"
+        if self.hint:
+            text = f"{text}. {self.hint[:1].upper()}{self.hint[1:]}"
+        return text
+
+
+class ShapeError(SporelingError, ValueError):
+    """Operands' shapes do not fit an operation."""
+
+
+class DTypeError(SporelingError, TypeError):
+    """A dtype is unknown or not accepted by an operation."""
+
+
+class ContextError(SporelingError, ValueError):
+    """An unknown context key or a bad value for a known one."""
+
+
+class SizeError(SporelingError, ValueError):
+    """A memory size string such as ``"1XB"`` or ``"-1GB"`` that cannot be parsed."""
+
+
+class PluginError(SporelingError, RuntimeError):
+    """A plugin failed to load, or contributed something invalid (a name twice, ...)."""
+
+
+class OutOfMemoryError(SporelingError, MemoryError):
+    """The memory pool cannot serve a request within ``max_device_memory``."""

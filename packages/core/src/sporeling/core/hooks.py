@@ -1,0 +1,215 @@
+"""The plugin host: one pluggy ``PluginManager`` for project ``sporeling``.
+
+Every installed package, ours or a third party's, joins through the entry-point group
+``sporeling``::
+
+    [project.entry-points.sporeling]
+    runtime = "sporeling.runtime.plugin"
+
+A plugin module implements hooks with :data:`impl`. A module that *owns* extension points
+exposes its hookspec module as ``HOOKSPECS``; the host adds those specs before registering
+anything. A plugin that raises on import (or implements a hook wrongly) is recorded in
+:attr:`PluginHost.failed` with its error, and the others load.
+``SPORELING_DISABLED_PLUGINS=a,b`` blocks plugins by entry-point name.
+
+Collecting hooks receive a :class:`~sporeling.core.registry.Registry`; use
+:meth:`PluginHost.collect` to call each implementation in turn so that duplicates and
+failures are reported with the plugin's name instead of a traceback from inside pluggy.
+
+    >>> from sporeling.core import get_plugin_host
+    >>> "core" in [p.name for p in get_plugin_host().loaded]
+    True
+"""
+from __future__ import annotations
+
+import os
+import traceback
+import warnings
+from dataclasses import dataclass, field
+from importlib import metadata
+from types import ModuleType
+from typing import Any, Callable, TypeVar
+
+import pluggy
+
+from .errors import PluginError, SporelingError
+
+__all__ = [
+    "PROJECT", "ENTRY_POINT_GROUP", "DISABLE_ENV", "hookspec", "impl", "PluginInfo",
+    "PluginFailure", "PluginHost", "PluginWarning", "get_plugin_host", "set_plugin_host",
+]
+
+PROJECT = "sporeling"
+ENTRY_POINT_GROUP = "sporeling"
+DISABLE_ENV = "SPORELING_DISABLED_PLUGINS"
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+"""Marker for hook specifications (used in each package's ``hookspecs.py``)."""
+impl = pluggy.HookimplMarker(PROJECT)
+"""Marker for hook implementations, for plugin authors: ``@impl def sporeling_add_...``."""
+
+R = TypeVar("R")
+
+
+class PluginWarning(UserWarning):
+    """A plugin could not be loaded; the others keep working."""
+
+
+@dataclass
+class PluginInfo:
+    """A loaded plugin: entry-point name, distribution, version, module, implemented hooks."""
+    name: str
+    distribution: str
+    version: str
+    module: str
+    hooks: list[str] = field(default_factory=list)
+
+
+@dataclass
+class PluginFailure:
+    """A plugin that failed to load, with the error that stopped it."""
+    name: str
+    distribution: str
+    version: str
+    error: str
+    traceback: str = ""
+
+
+def _disabled_names() -> set[str]:
+    return {n.strip() for n in os.environ.get(DISABLE_ENV, "").split(",") if n.strip()}
+
+
+def _entry_points() -> list[metadata.EntryPoint]:
+    seen, result = set(), []
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if (ep.name, ep.value) not in seen:  # editable installs can list a dist twice
+            seen.add((ep.name, ep.value))
+            result.append(ep)
+    # core first: its specs (context options, commands) are what the others implement
+    return sorted(result, key=lambda ep: (ep.name != "core", ep.name))
+
+
+def _dist_of(ep: metadata.EntryPoint) -> tuple[str, str]:
+    dist = getattr(ep, "dist", None)
+    return (dist.metadata["Name"], dist.version) if dist is not None else ("?", "?")
+
+
+class PluginHost:
+    """Loads plugins and offers their hooks; holds caches derived from them.
+
+    ``PluginHost(load=False)`` gives an empty host, to which tests add modules with
+    :meth:`add_plugins`.
+    """
+
+    def __init__(self, load: bool = True):
+        self.pm = pluggy.PluginManager(PROJECT)
+        self.loaded: list[PluginInfo] = []
+        self.failed: list[PluginFailure] = []
+        self.disabled: list[str] = []
+        self._caches: dict[str, Any] = {}
+        if load:
+            self.load_entry_points()
+
+    @property
+    def hook(self):
+        """Pluggy's hook relay: ``host.hook.sporeling_<verb>_<thing>(...)``."""
+        return self.pm.hook
+
+    def load_entry_points(self) -> None:
+        """Import and register every plugin of the ``sporeling`` entry-point group."""
+        disabled = _disabled_names()
+        found = []
+        for ep in _entry_points():
+            dist, version = _dist_of(ep)
+            if ep.name in disabled:
+                self.disabled.append(ep.name)
+                continue
+            try:
+                module = ep.load()
+            except Exception as exc:  # a broken plugin must not break the others
+                self._fail(ep.name, dist, version, exc)
+                continue
+            found.append((ep.name, dist, version, module))
+        self.add_plugins(found)
+
+    def add_plugins(self, plugins: list[tuple[str, str, str, ModuleType]]) -> None:
+        """Register ``(name, distribution, version, module)`` plugins, specs first."""
+        for name, dist, version, module in plugins:
+            specs = getattr(module, "HOOKSPECS", None)
+            if specs is not None:
+                self.pm.add_hookspecs(specs)
+        for name, dist, version, module in plugins:
+            try:
+                self.pm.register(module, name=name)
+            except Exception as exc:  # e.g. pluggy's validation of a wrong signature
+                if self.pm.is_registered(module):
+                    self.pm.unregister(module)
+                self._fail(name, dist, version, exc)
+                continue
+            hooks = sorted(c.name for c in self.pm.get_hookcallers(module) or [])
+            self.loaded.append(PluginInfo(name, dist, version, module.__name__, hooks))
+        self._caches.clear()
+
+    def _fail(self, name: str, dist: str, version: str, exc: BaseException) -> None:
+        error = f"{type(exc).__name__}: {exc}"
+        tb = "".join(traceback.format_exception(exc))
+        self.failed.append(PluginFailure(name, dist, version, error, tb))
+        warnings.warn(f"sporeling plugin {name!r} ({dist}) failed to load: {error}",
+                      PluginWarning, stacklevel=3)
+
+    def collect(self, hook_name: str, registry, **kwargs):
+        """Call every implementation of a collecting hook, one plugin at a time.
+
+        ``registry.source`` names the plugin while it adds; an exception raised by a plugin
+        becomes a :class:`PluginError` naming the plugin and the hook.
+        """
+        caller = getattr(self.pm.hook, hook_name, None)
+        kwargs = {self._registry_arg(hook_name, caller): registry, **kwargs}
+        for hookimpl in caller.get_hookimpls():  # registration order (pluggy calls LIFO)
+            registry.source = hookimpl.plugin_name
+            args = {k: v for k, v in kwargs.items() if k in hookimpl.argnames}
+            try:
+                hookimpl.function(**args)
+            except SporelingError:
+                raise
+            except Exception as exc:
+                raise PluginError(f"plugin {hookimpl.plugin_name!r} failed in {hook_name}",
+                                  got=f"{type(exc).__name__}: {exc}") from exc
+        registry.source = "<direct>"
+        return registry
+
+    @staticmethod
+    def _registry_arg(hook_name: str, caller) -> str:
+        if caller is None or caller.spec is None:
+            raise PluginError(f"hook {hook_name!r} has no specification",
+                              hint="is the package that owns it installed?")
+        return caller.spec.argnames[0]
+
+    def cached(self, key: str, build: Callable[[], R]) -> R:
+        """A value derived from the plugins (a filled registry), built once per host."""
+        if key not in self._caches:
+            self._caches[key] = build()
+        return self._caches[key]
+
+    def hookspecs(self) -> dict[str, Callable]:
+        """Every hook specification known to this host: name -> spec function."""
+        return {name: caller.spec.function for name, caller in vars(self.pm.hook).items()
+                if getattr(caller, "spec", None) is not None}
+
+
+_host: PluginHost | None = None
+
+
+def get_plugin_host() -> PluginHost:
+    """The process-wide plugin host, loading plugins on first use."""
+    global _host
+    if _host is None:
+        _host = PluginHost()
+    return _host
+
+
+def set_plugin_host(host: PluginHost | None) -> PluginHost | None:
+    """Replace the process-wide host (tests); ``None`` reloads on next use. Returns the old."""
+    global _host
+    old, _host = _host, host
+    return old

@@ -1,0 +1,29 @@
+"""Extension points owned by ``sporeling.core``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .hooks import hookspec
+
+if TYPE_CHECKING:
+    from .cli import Commands
+    from .context import ContextOptions
+
+
+@hookspec
+def sporeling_add_context_options(options: "ContextOptions") -> None:
+    """Declare the ``set_context`` keys a package understands.
+
+    Call ``options.add_option(name, default, doc=..., valid=..., convert=...)`` per key;
+    ``convert`` returns the normalised value or raises ``ValueError``/``TypeError``.
+    """
+
+
+@hookspec
+def sporeling_add_commands(commands: "Commands") -> None:
+    """Add subcommands to the ``sporeling`` console command.
+
+    Call ``commands.add_command(name, help=..., run=..., configure=...)``: ``configure``
+    receives the subcommand's ``argparse`` parser, ``run`` the parsed arguments and returns
+    an exit status.
+    """

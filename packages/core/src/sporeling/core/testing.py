@@ -1,0 +1,44 @@
+"""Checks that plugin authors (and our own suites) run on their packages."""
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+from pathlib import Path
+
+from .hooks import PluginHost
+
+__all__ = ["hookspec_problems", "run_doctests"]
+
+
+def run_doctests(package: str) -> tuple[int, int]:
+    """Run the docstring examples of every module of ``package``; returns (failed, attempted).
+
+    Each package's suite calls this so that the examples in its docs keep working::
+
+        def test_docstring_examples_run():
+            failed, attempted = run_doctests("sporeling.core")
+            assert failed == 0 and attempted > 0
+    """
+    root = importlib.import_module(package)
+    names = [package] + [m.name for m in pkgutil.walk_packages(root.__path__, package + ".")]
+    failed = attempted = 0
+    for name in names:
+        result = doctest.testmod(importlib.import_module(name),
+                                 optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        failed, attempted = failed + result.failed, attempted + result.attempted
+    return failed, attempted
+
+
+def hookspec_problems(host: PluginHost, root: Path) -> list[str]:
+    """Problems with the hookspecs ``host`` knows: a spec without a docstring, or one whose
+    name appears in no ``tests/`` Python file under ``root``."""
+    test_sources = [p.read_text(encoding="utf-8") for p in Path(root).rglob("tests/**/*.py")
+                    if ".tox" not in p.parts and ".venv" not in p.parts]
+    problems = []
+    for name, spec in sorted(host.hookspecs().items()):
+        if not (spec.__doc__ or "").strip():
+            problems.append(f"{name}: no docstring")
+        if not any(name in source for source in test_sources):
+            problems.append(f"{name}: no test mentions it")
+    return problems

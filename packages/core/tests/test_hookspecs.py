@@ -1,0 +1,30 @@
+"""Every hookspec known to the installed packages is documented and named by some test."""
+from sporeling.core import get_plugin_host
+from sporeling.core.testing import hookspec_problems
+
+from conftest import repo_root
+
+
+def test_every_hookspec_has_a_docstring_and_a_test():
+    problems = hookspec_problems(get_plugin_host(), repo_root())
+    assert problems == []
+
+
+def test_the_check_catches_an_undocumented_untested_spec(tmp_path):
+    import types
+
+    from sporeling.core import PluginHost, hookspec
+
+    class Specs:
+        @hookspec
+        def sporeling_add_mysteries(self, mysteries):
+            pass
+
+    owner = types.ModuleType("owner")
+    owner.HOOKSPECS = Specs
+    host = PluginHost(load=False)
+    host.add_plugins([("owner", "d", "0", owner)])
+    (tmp_path / "tests").mkdir()
+    problems = hookspec_problems(host, tmp_path)
+    assert problems == ["sporeling_add_mysteries: no docstring",
+                        "sporeling_add_mysteries: no test mentions it"]

@@ -1,7 +1,5 @@
 import sys
 import textwrap
-from pathlib import Path
-
 import pytest
 
 from sporeling.core import PluginHost, reset_context, set_plugin_host
@@ -44,7 +42,3 @@ def fake_distribution(tmp_path, monkeypatch):
             sys.modules.pop(name, None)
         return root
     return make
-
-
-def repo_root() -> Path:
-    return Path(__file__).resolve().parents[3]

@@ -65,3 +65,33 @@ def test_plugin_contributes_keys_through_sporeling_add_context_options(fake_dist
     assert get_context("flavour") == "spicy"
     with pytest.raises(ContextError, match="'plain' or 'spicy'.*got 'sweet'"):
         set_context(flavour="sweet")
+
+
+def test_context_version_changes_on_every_change():
+    v0 = sc.context_version()
+    set_context(device_id=1)
+    v1 = sc.context_version()
+    with context(device_id=2):
+        v2 = sc.context_version()
+    assert len({v0, v1, v2, sc.context_version()}) == 4
+
+
+def test_defaults_are_converted_and_a_bad_default_names_the_plugin(fake_distribution, fresh_host):
+    fake_distribution("sporeling-sizes", {"sizes_plugin": """
+        from sporeling.core import impl, parse_size
+
+        @impl
+        def sporeling_add_context_options(options):
+            options.add_option("cache_size", "2KB", doc="d", valid="a size", convert=parse_size)
+    """}, {"sizes": "sizes_plugin"})
+    fresh_host()
+    assert get_context("cache_size") == 2048
+
+
+def test_bad_default_is_a_plugin_error():
+    from sporeling.core import ContextOptions, PluginError
+    options = ContextOptions()
+    options.source = "weird"
+    with pytest.raises(PluginError, match="bad default for context option 'n' from plugin 'weird'"):
+        options.add_option("n", -1, doc="d", valid="an int >= 0",
+                           convert=lambda v: v if v >= 0 else int("x"))

@@ -1,12 +1,14 @@
 """Every hookspec known to the installed packages is documented and named by some test."""
+from pathlib import Path
+
 from sporeling.core import get_plugin_host
 from sporeling.core.testing import hookspec_problems
 
-from conftest import repo_root
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_every_hookspec_has_a_docstring_and_a_test():
-    problems = hookspec_problems(get_plugin_host(), repo_root())
+    problems = hookspec_problems(get_plugin_host(), REPO)
     assert problems == []
 
 

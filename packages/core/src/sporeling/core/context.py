@@ -20,12 +20,12 @@ import difflib
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import ContextError, SporelingError
+from .errors import ContextError, PluginError, SporelingError
 from .hooks import get_plugin_host
 from .registry import Registry
 
 __all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "ContextOption", "ContextOptions", "set_context",
-           "get_context", "context", "reset_context"]
+           "get_context", "context", "reset_context", "context_version"]
 
 GRAPH_MODE = 0
 """Compile ``construct``/``jit`` functions to a graph (MindSpore's value)."""
@@ -68,7 +68,13 @@ class ContextOptions(Registry[ContextOption]):
         or ``TypeError`` on a bad one); ``choices`` maps accepted values' names to values."""
         if choices is not None:
             convert = _from_choices(choices)
-        self.add(name, ContextOption(name, default, convert or (lambda v: v), valid, doc))
+        option = ContextOption(name, default, convert or (lambda v: v), valid, doc)
+        try:  # defaults go through the same conversion as set values ("1GB" -> int)
+            option = ContextOption(name, option.check(default), option.convert, valid, doc)
+        except ContextError as exc:
+            raise PluginError(f"bad default for context option {name!r} from plugin "
+                              f"{self.source!r}", expected=valid, got=repr(default)) from exc
+        self.add(name, option)
 
 
 def _from_choices(choices: dict[str, Any]) -> Callable[[Any], Any]:
@@ -87,6 +93,7 @@ def _options() -> ContextOptions:
 
 
 _values: dict[str, Any] = {}
+_version = [0]  # bumped on every change, so hot paths can cache what they derive from keys
 
 
 def _option(key: str) -> ContextOption:
@@ -105,13 +112,21 @@ def set_context(**kwargs: Any) -> None:
     """Set one or more keys. All are validated before any is applied."""
     checked = {key: _option(key).check(value) for key, value in kwargs.items()}
     _values.update(checked)
+    _version[0] += 1
 
 
 def get_context(key: str | None = None) -> Any:
     """The value of ``key``; with no key, a dict of every key's value."""
     if key is None:
         return {name: _values.get(name, opt.default) for name, opt in _options().items()}
-    return _values.get(key, _option(key).default)
+    if key in _values:
+        return _values[key]
+    return _option(key).default
+
+
+def context_version() -> int:
+    """A number that changes whenever any key changes; cheap to poll on hot paths."""
+    return _version[0]
 
 
 @contextlib.contextmanager
@@ -127,8 +142,10 @@ def context(**kwargs: Any):
                 _values[key] = before[key]
             else:
                 _values.pop(key, None)
+        _version[0] += 1
 
 
 def reset_context() -> None:
     """Every key back to its default."""
     _values.clear()
+    _version[0] += 1

@@ -165,17 +165,19 @@ class PluginHost:
         """
         caller = getattr(self.pm.hook, hook_name, None)
         kwargs = {self._registry_arg(hook_name, caller): registry, **kwargs}
-        for hookimpl in caller.get_hookimpls():  # registration order (pluggy calls LIFO)
-            registry.source = hookimpl.plugin_name
-            args = {k: v for k, v in kwargs.items() if k in hookimpl.argnames}
-            try:
-                hookimpl.function(**args)
-            except SporelingError:
-                raise
-            except Exception as exc:
-                raise PluginError(f"plugin {hookimpl.plugin_name!r} failed in {hook_name}",
-                                  got=f"{type(exc).__name__}: {exc}") from exc
-        registry.source = "<direct>"
+        try:
+            for hookimpl in caller.get_hookimpls():  # registration order (pluggy calls LIFO)
+                registry.source = hookimpl.plugin_name
+                args = {k: v for k, v in kwargs.items() if k in hookimpl.argnames}
+                try:
+                    hookimpl.function(**args)
+                except SporelingError:
+                    raise
+                except Exception as exc:
+                    raise PluginError(f"plugin {hookimpl.plugin_name!r} failed in {hook_name}",
+                                      got=f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            registry.source = "<direct>"
         return registry
 
     @staticmethod

@@ -1,0 +1,145 @@
+"""The backend contract, the backend registry, and choosing a backend.
+
+A backend holds buffers and runs kernels looked up by primitive name. Plugins contribute
+backends through ``sporeling_add_backends`` and kernels through ``sporeling_add_kernels``;
+:func:`get_backend` picks one by name or by ``set_context(device_target=...)``.
+
+    >>> import numpy as np
+    >>> cpu = get_backend()                      # device_target defaults to "CPU"
+    >>> cpu.name, cpu.device_target
+    ('numpy', 'CPU')
+    >>> x = cpu.from_numpy(np.array([1.0, -2.0], np.float32))
+    >>> cpu.to_numpy(cpu.run("relu", x))
+    array([1., 0.], dtype=float32)
+"""
+from __future__ import annotations
+
+import abc
+import difflib
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+
+from sporeling.core import PluginError, Registry, get_context, get_plugin_host
+
+from .errors import BackendNotFoundError, KernelNotFoundError
+from .kernel_registry import Kernel, get_kernels
+
+__all__ = ["Backend", "BackendRegistry", "get_backends", "get_backend"]
+
+
+class Backend(abc.ABC):
+    """What every backend offers. Subclasses set ``name`` and ``device_target``.
+
+    ``priority`` breaks ties when several installed backends serve one device target (the
+    highest wins, then the first registered).
+    """
+
+    name: ClassVar[str]
+    device_target: ClassVar[str]
+    priority: ClassVar[int] = 0
+
+    @abc.abstractmethod
+    def allocate(self, shape, dtype=np.float32, persistent: bool = False) -> Any:
+        """An uninitialised buffer; ``persistent`` for parameters, constants, graph I/O."""
+
+    @abc.abstractmethod
+    def from_numpy(self, array: np.ndarray, persistent: bool = False) -> Any:
+        """A buffer holding a copy of ``array``."""
+
+    @abc.abstractmethod
+    def to_numpy(self, buffer: Any) -> np.ndarray:
+        """The buffer's contents as a NumPy array."""
+
+    def kernel(self, primitive: str) -> Kernel:
+        """This backend's kernel for ``primitive``; an error lists close names if none."""
+        kernels = get_kernels()
+        fn = kernels.lookup(self.name, primitive)
+        if fn is None:
+            known = kernels.primitives(self.name)
+            close = difflib.get_close_matches(primitive, known, n=5, cutoff=0.6)
+            raise KernelNotFoundError(
+                f"no kernel for primitive {primitive!r} on backend {self.name!r}",
+                op=primitive, expected=f"one of the {len(known)} primitives it has kernels for",
+                got=repr(primitive),
+                hint=(f"did you mean {', '.join(map(repr, close))}?" if close else
+                      "a plugin adds kernels through the sporeling_add_kernels hook"))
+        return fn
+
+    def has_kernel(self, primitive: str) -> bool:
+        return get_kernels().lookup(self.name, primitive) is not None
+
+    def run(self, primitive: str, *inputs: Any, out: Any = None, **attrs: Any) -> Any:
+        """Eagerly run one op: the kernel writes into ``out`` or a fresh pool buffer."""
+        return self.kernel(primitive)(self, *inputs, out=out, **attrs)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r} ({self.device_target})>"
+
+
+class BackendRegistry(Registry[Callable[[], Backend]]):
+    """What ``sporeling_add_backends`` fills: name -> factory, built once on first use."""
+
+    def __init__(self) -> None:
+        super().__init__("backend")
+        self._instances: dict[str, Backend] = {}
+
+    def add(self, name: str, value: Callable[[], Backend], *, replace: bool = False) -> None:
+        if not callable(value):
+            raise PluginError(f"backend {name!r} from plugin {self.source!r} is not a factory",
+                              expected="a Backend subclass or a callable returning a Backend",
+                              got=repr(value))
+        super().add(name, value, replace=replace)
+        self._instances.pop(name, None)
+
+    def instance(self, name: str) -> Backend:
+        """The backend registered as ``name``, built on first use."""
+        if name not in self._instances:
+            backend = self[name]()
+            if not isinstance(backend, Backend):
+                raise PluginError(f"backend {name!r} from plugin {self.source_of(name)!r} "
+                                  f"built a wrong object", expected="a Backend instance",
+                                  got=type(backend).__name__)
+            self._instances[name] = backend
+        return self._instances[name]
+
+    def target_of(self, name: str) -> str:
+        target = getattr(self[name], "device_target", None)
+        return target if isinstance(target, str) else self.instance(name).device_target
+
+    def targets(self) -> dict[str, list[str]]:
+        """Device target (upper case) -> backend names serving it, in registration order."""
+        result: dict[str, list[str]] = {}
+        for name in self:
+            result.setdefault(self.target_of(name).upper(), []).append(name)
+        return result
+
+
+def get_backends() -> BackendRegistry:
+    """Every plugin's backends, collected once per plugin host."""
+    host = get_plugin_host()
+    return host.cached("runtime.backends",
+                       lambda: host.collect("sporeling_add_backends", BackendRegistry()))
+
+
+def get_backend(name_or_target: str | None = None) -> Backend:
+    """A backend by name (``"numpy"``) or device target (``"CPU"``, any case).
+
+    With no argument, ``get_context("device_target")`` decides.
+    """
+    from_context = name_or_target is None
+    key = get_context("device_target") if from_context else name_or_target
+    backends = get_backends()
+    if key in backends:
+        return backends.instance(key)
+    targets = backends.targets()
+    names = targets.get(str(key).upper())
+    if not names:
+        raise BackendNotFoundError(
+            f"no backend for {key!r}",
+            expected=f"a device target ({', '.join(sorted(targets)) or 'none installed'}) "
+                     f"or a backend name ({', '.join(backends.names()) or 'none'})",
+            got=repr(key), where="set_context(device_target=...)" if from_context else None,
+            hint="a plugin adds backends through the sporeling_add_backends hook")
+    best = max(names, key=lambda n: (getattr(backends[n], "priority", 0), -names.index(n)))
+    return backends.instance(best)

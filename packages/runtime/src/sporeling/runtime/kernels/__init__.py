@@ -1,0 +1,10 @@
+"""The NumPy backend's kernels, by primitive name (see :mod:`.table` to add one).
+
+    >>> from sporeling.runtime.kernels import NUMPY_KERNELS
+    >>> {"add", "matmul", "sum"} <= set(NUMPY_KERNELS)
+    True
+"""
+from . import elementwise, indexing, linalg, nn, random, reduction, shape  # noqa: F401  (they fill the table)
+from .table import NUMPY_KERNELS, define, from_ufunc, output
+
+__all__ = ["NUMPY_KERNELS", "define", "from_ufunc", "output"]

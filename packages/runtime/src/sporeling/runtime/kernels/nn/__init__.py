@@ -1,0 +1,1 @@
+"""Neural-network kernels (being written)."""

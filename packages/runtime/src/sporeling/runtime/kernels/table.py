@@ -1,0 +1,99 @@
+"""The NumPy backend's kernel table and the helpers that make a kernel a one-liner.
+
+A kernel is ``fn(backend, *inputs, out=None, **attrs)``: it writes into ``out`` when the
+caller planned a buffer, else into ``backend.allocate(shape, dtype)``, and returns it.
+Adding a NumPy kernel:
+
+    define("abs", from_ufunc("abs", np.absolute))          # elementwise, broadcasting
+
+    @define("square")
+    def square(backend, x, out=None):
+        return np.square(x, out=output(backend, out, np.shape(x), x.dtype))
+
+Dtypes follow NumPy (this is the reference backend); promotion policy is the compiler's job,
+so kernels normally see inputs already cast.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+from sporeling.core import ShapeError
+
+__all__ = ["NUMPY_KERNELS", "define", "from_ufunc", "output", "result_dtype",
+           "broadcast_shape", "normalize_axes"]
+
+NUMPY_KERNELS: dict[str, Callable] = {}
+"""Primitive name -> NumPy kernel; runtime's plugin registers them for backend "numpy"."""
+
+
+def define(name: str, fn: Callable | None = None):
+    """Put ``fn`` in the table as ``name`` (also usable as a decorator)."""
+    def put(fn: Callable) -> Callable:
+        if name in NUMPY_KERNELS:
+            raise ValueError(f"NumPy kernel {name!r} defined twice")
+        NUMPY_KERNELS[name] = fn
+        return fn
+    return put if fn is None else put(fn)
+
+
+def output(backend, out, shape, dtype):
+    """``out`` if the caller gave one, else a fresh buffer from ``backend``."""
+    return backend.allocate(shape, dtype) if out is None else out
+
+
+def _dtype_key(x):
+    # Python scalars stay "weak" (NEP 50): float32 array + 2.0 stays float32
+    return type(x) if isinstance(x, (bool, int, float, complex)) else np.asarray(x).dtype
+
+
+@lru_cache(maxsize=4096)
+def _resolve(ufunc: np.ufunc, keys: tuple) -> np.dtype:
+    return ufunc.resolve_dtypes(keys + (None,) * ufunc.nout)[-1]
+
+
+def result_dtype(ufunc: np.ufunc, inputs) -> np.dtype:
+    """The dtype NumPy's ``ufunc`` would give for ``inputs``."""
+    return _resolve(ufunc, tuple(_dtype_key(x) for x in inputs))
+
+
+def broadcast_shape(op: str, *shapes) -> tuple[int, ...]:
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ShapeError("operands do not broadcast", op=op,
+                         expected="per axis, equal sizes or 1",
+                         got=" and ".join(map(str, shapes))) from None
+
+
+def from_ufunc(name: str, ufunc: np.ufunc) -> Callable:
+    """A broadcasting elementwise kernel for primitive ``name`` from a NumPy ufunc."""
+    def kernel(backend, *inputs, out=None):
+        if len(inputs) != ufunc.nin:
+            raise TypeError(f"{name} takes {ufunc.nin} inputs, got {len(inputs)}")
+        if out is None:
+            shape = broadcast_shape(name, *(np.shape(x) for x in inputs))
+            out = backend.allocate(shape, result_dtype(ufunc, inputs))
+        return ufunc(*inputs, out=out)
+    kernel.__name__ = kernel.__qualname__ = f"numpy_{name}"
+    kernel.__doc__ = f"NumPy kernel of ``{name}``: ``np.{ufunc.__name__}`` into pool memory."
+    return kernel
+
+
+def normalize_axes(op: str, axis, ndim: int) -> tuple[int, ...]:
+    """``axis`` (None, an int, or a sequence) as sorted non-negative axes, checked."""
+    if axis is None:
+        return tuple(range(ndim))
+    raw = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = []
+    for a in raw:
+        if not isinstance(a, (int, np.integer)) or not -ndim <= a < ndim:
+            raise ShapeError("axis out of range", op=op,
+                             expected=f"ints in [-{ndim}, {ndim}) for a {ndim}-d input",
+                             got=repr(axis))
+        axes.append(int(a) % ndim)
+    if len(set(axes)) != len(axes):
+        raise ShapeError("repeated axis", op=op, expected="distinct axes", got=repr(axis))
+    return tuple(sorted(axes))

@@ -1,0 +1,230 @@
+"""MindSpore's PyNative memory pool: blocks, two regions, best fit, coalescing, statistics.
+
+* Memory comes in blocks of ``block_size`` bytes; a request larger than a block gets a block
+  of its own, rounded up to ``min(block_size, 2 MB)``. The pool grows a block at a time
+  until its reserved bytes would pass ``max_memory``; the last block is shrunk to what the
+  cap leaves if that still serves the request, otherwise :class:`OutOfMemoryError`.
+* Two regions with their own blocks: **persistent** (parameters, constants, graph inputs
+  and outputs) and **common** (op outputs), so long-lived buffers do not fragment the
+  churn of activations.
+* A persistent request that finds no free extent in its region retries in the common
+  region's free extents before growing -- MindSpore's ``FindMemBufByStatus`` does the same,
+  and also only once the persistent region has a block (so the first parameter opens a
+  persistent block). The buffer then lives in, and is counted in, the common region;
+  ``stats().fallbacks`` counts these. A common request never uses persistent memory.
+* Sizes are rounded up to ``alignment`` (64 bytes: a cache line, AVX-512 loads).
+
+Buffers are NumPy arrays; they return to the pool when their last view dies, or at
+:meth:`MemoryPool.free` (MindSpore frees when a tensor's user count reaches zero).
+
+    >>> import numpy as np
+    >>> pool = MemoryPool(block_size="1MB")
+    >>> w = pool.allocate((256, 256), np.float32, persistent=True)
+    >>> x = pool.allocate((64, 256), np.float32)
+    >>> pool.stats().in_use == w.nbytes + x.nbytes
+    True
+    >>> del x                       # the last reference goes: back to the pool
+    >>> pool.stats().regions["common"].in_use
+    0
+"""
+from __future__ import annotations
+
+import collections
+import itertools
+import math
+import threading
+
+import numpy as np
+
+from sporeling.core import OutOfMemoryError, format_size, get_context
+
+from ..errors import PoolError
+from .block import Block, round_up
+from .buffer import BufferOwner, owner_of
+from .options import block_size as _check_block_size, max_memory as _check_max_memory
+from .region import Region
+from .stats import PoolStats, fragmentation
+
+__all__ = ["MemoryPool", "POISON_BYTE"]
+
+POISON_BYTE = 0xFF
+"""Freed memory's fill in poison mode: all-ones bytes are NaN in float16/bfloat16/32/64."""
+_LARGE_GRANULE = 2 * 1024**2
+
+
+class MemoryPool:
+    """A best-fit pool of NumPy buffers.
+
+    ``block_size``, ``max_memory`` and ``poison`` left as ``None`` follow the context keys
+    ``mempool_block_size``, ``max_device_memory`` and ``mempool_poison``, read each time
+    the pool grows (or frees); given values are fixed for this pool. Thread-safe.
+    """
+
+    def __init__(self, block_size: int | str | None = None, max_memory: int | str | None = None,
+                 *, alignment: int = 64, poison: bool | None = None, name: str = "pool"):
+        if alignment <= 0 or alignment & (alignment - 1):
+            raise PoolError("bad alignment", expected="a power of two", got=alignment)
+        self.name, self.alignment, self._poison = name, alignment, poison
+        self._block_size = None if block_size is None else _check_block_size(block_size)
+        self._max_memory = None if max_memory is None else _check_max_memory(max_memory)
+        self._regions = {"persistent": Region("persistent"), "common": Region("common")}
+        self._live: dict[int, tuple[Region, Block, int, int]] = {}
+        self._ids = itertools.count()
+        self._block_ids = itertools.count()
+        self._in_use = self._peak = self._fallbacks = 0
+        # Finalizers may fire inside pool code (a GC pass during an allocation), so they only
+        # queue their id; whoever holds the lock drains the queue.
+        self._lock = threading.Lock()
+        self._pending: collections.deque[int] = collections.deque()
+
+    @property
+    def block_size(self) -> int:
+        return self._block_size or get_context("mempool_block_size")
+
+    @property
+    def max_memory(self) -> int:
+        return self._max_memory or get_context("max_device_memory")
+
+    @property
+    def poison(self) -> bool:
+        return get_context("mempool_poison") if self._poison is None else self._poison
+
+    def allocate(self, shape, dtype=np.float32, *, persistent: bool = False) -> np.ndarray:
+        """An uninitialised C-contiguous array of ``shape``/``dtype`` in pool memory."""
+        shape = (shape,) if isinstance(shape, int) else tuple(map(int, shape))
+        dtype = np.dtype(dtype)
+        nbytes = math.prod(shape) * dtype.itemsize
+        size = round_up(max(nbytes, 1), self.alignment)
+        with self._lock:
+            self._drain()
+            region, block, offset = self._place(size, persistent)
+            alloc_id = next(self._ids)
+            self._live[alloc_id] = (region, block, offset, size)
+            self._in_use += size
+            self._peak = max(self._peak, self._in_use)
+            owner = BufferOwner(self, alloc_id, block.data, block.address, offset, nbytes,
+                                self._release)
+        return owner.array(shape, dtype)
+
+    def free(self, array: np.ndarray) -> None:
+        """Return ``array``'s whole allocation now, whatever views of it still exist.
+
+        For a framework's reference counting; freeing twice, or after the last view died,
+        does nothing. Reading a freed buffer is a use-after-free (see ``poison``).
+        """
+        owner = owner_of(array) if isinstance(array, np.ndarray) else None
+        if owner is None or owner.pool is not self:
+            raise PoolError("cannot free an array this pool did not allocate", op="free",
+                            expected=f"a buffer (or view of one) from pool {self.name!r}",
+                            got=f"{type(array).__name__} of shape {np.shape(array)}")
+        owner.finalizer()
+
+    def owns(self, array: np.ndarray) -> bool:
+        """Whether ``array`` views a live allocation of this pool."""
+        owner = owner_of(array)
+        return owner is not None and owner.pool is self and owner.alive
+
+    def _place(self, size: int, persistent: bool) -> tuple[Region, Block, int]:
+        home = self._regions["persistent" if persistent else "common"]
+        hit, region = home.take(size), home
+        if hit is None and persistent and home.blocks:
+            region = self._regions["common"]
+            hit = region.take(size)
+            self._fallbacks += hit is not None
+        if hit is None:
+            region = home
+            home.add_block(self._new_block(home.name, size))
+            hit = home.take(size)
+        return (region, *hit)
+
+    def _new_block(self, region: str, size: int) -> Block:
+        unit = self.block_size
+        want = unit if size <= unit else round_up(size, min(unit, _LARGE_GRANULE))
+        left = self.max_memory - self._reserved()
+        if want > left:
+            want = left - left % self.alignment
+            if want < size:
+                raise self._out_of_memory(size, region)
+        return Block(next(self._block_ids), region, want, alignment=self.alignment)
+
+    def _out_of_memory(self, size: int, region: str) -> OutOfMemoryError:
+        s = self._stats_locked()
+        error = OutOfMemoryError(
+            f"out of memory: requested {format_size(size)} ({size} B) in the {region} region; "
+            f"in use {format_size(s.in_use)}, peak {format_size(s.peak)}, reserved "
+            f"{format_size(s.reserved)}, cap {format_size(s.cap)}, fragmentation "
+            f"{s.fragmentation:.1%} (largest free extent {format_size(s.largest_free)})",
+            op="allocate", where=f"memory pool {self.name!r}",
+            hint="free buffers sooner, or raise max_device_memory with set_context")
+        error.requested, error.stats = size, s
+        return error
+
+    def _release(self, alloc_id: int) -> None:
+        # weakref.finalize callback, and the explicit free (through the finalizer)
+        self._pending.append(alloc_id)
+        if self._lock.acquire(blocking=False):
+            try:
+                self._drain()
+            finally:
+                self._lock.release()
+
+    def _drain(self) -> None:
+        poison = None
+        while self._pending:
+            entry = self._live.pop(self._pending.popleft(), None)
+            if entry is None:
+                continue
+            region, block, offset, size = entry
+            if poison is None:
+                poison = self.poison
+            if poison:
+                block.fill(offset, size, POISON_BYTE)
+            region.give_back(block, offset, size)
+            self._in_use -= size
+
+    def _reserved(self) -> int:
+        return sum(r.reserved for r in self._regions.values())
+
+    def _stats_locked(self) -> PoolStats:
+        regions = {name: r.stats() for name, r in self._regions.items()}
+        rs = regions.values()
+        return PoolStats(
+            self.name, self._in_use, self._peak, self._reserved(),
+            sum(r.free for r in rs), max(r.largest_free for r in rs),
+            sum(r.blocks for r in rs), sum(r.allocations for r in rs), len(self._live),
+            regions=regions, fallbacks=self._fallbacks, block_size=self.block_size,
+            cap=self.max_memory)
+
+    def stats(self) -> PoolStats:
+        """A snapshot of the counters, overall and per region (see :class:`PoolStats`)."""
+        with self._lock:
+            self._drain()
+            return self._stats_locked()
+
+    def fragmentation(self) -> float:
+        """``1 - largest free extent / total free`` over the whole pool (0 if none free)."""
+        s = self.stats()
+        return fragmentation(s.largest_free, s.free)
+
+    def reset_peak(self) -> None:
+        """Start peak tracking again from the current use (overall and per region)."""
+        with self._lock:
+            self._drain()
+            self._peak = self._in_use
+            for region in self._regions.values():
+                region.reset_peak()
+
+    def empty_cache(self) -> int:
+        """Release blocks with nothing allocated in them; return the bytes released."""
+        with self._lock:
+            self._drain()
+            return sum(r.release_idle_blocks() for r in self._regions.values())
+
+    def summary(self) -> str:
+        """A table of the statistics per region and overall."""
+        return self.stats().summary()
+
+    def __repr__(self) -> str:
+        s = self.stats()
+        return (f"<MemoryPool {self.name!r} in use {format_size(s.in_use)}, "
+                f"reserved {format_size(s.reserved)} in {s.blocks} blocks>")

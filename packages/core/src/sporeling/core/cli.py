@@ -51,11 +51,19 @@ def installed_distributions() -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
+class _PrintVersions(argparse.Action):
+    """One line per distribution (argparse's own version action re-wraps the text)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        for name, version in installed_distributions().items():
+            print(f"{name} {version}")
+        parser.exit()
+
+
 def _parser(commands: Commands) -> argparse.ArgumentParser:
-    versions = installed_distributions()
     parser = argparse.ArgumentParser(prog="sporeling", description="Sporeling command line.")
-    parser.add_argument("--version", action="version",
-                        version="\n".join(f"{n} {v}" for n, v in versions.items()))
+    parser.add_argument("--version", action=_PrintVersions, nargs=0,
+                        help="show every installed sporeling distribution and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in commands.names():
         command = commands[name]

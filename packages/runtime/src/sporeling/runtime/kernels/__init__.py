@@ -4,7 +4,8 @@
     >>> {"add", "matmul", "sum"} <= set(NUMPY_KERNELS)
     True
 """
-from . import elementwise, indexing, linalg, nn, random, reduction, shape  # noqa: F401  (they fill the table)
+from . import activation, elementwise, indexing, linalg, nn  # noqa: F401  (they fill the table)
+from . import random, reduction, shape  # noqa: F401
 from .table import NUMPY_KERNELS, define, from_ufunc, output
 
 __all__ = ["NUMPY_KERNELS", "define", "from_ufunc", "output"]

@@ -1,6 +1,8 @@
 """Linear-algebra kernels."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from sporeling.core import ShapeError
@@ -27,3 +29,50 @@ def matmul(backend, a, b, out=None):
     """``a @ b`` with NumPy's rules for 1-d operands and broadcast batch axes."""
     shape = matmul_shape(np.shape(a), np.shape(b))
     return np.matmul(a, b, out=output(backend, out, shape, result_dtype(np.matmul, (a, b))))
+
+
+@lru_cache(maxsize=1024)
+def _einsum_path(subscripts: str, shapes: tuple) -> list:
+    # the contraction order (BLAS-friendly pairwise steps), found once per signature
+    dummies = [np.broadcast_to(np.zeros((), np.float32), s) for s in shapes]
+    return np.einsum_path(subscripts, *dummies, optimize="greedy")[0]
+
+
+@define("einsum")
+def einsum(backend, *operands, out=None, subscripts):
+    """``np.einsum`` with explicit ``subscripts`` (``"ij,jk->ik"``) into pool memory."""
+    shapes = tuple(np.shape(x) for x in operands)
+    sizes = {c: n for sub, s in zip(subscripts.split("->")[0].split(","), shapes)
+             for c, n in zip(sub, s)}
+    shape = tuple(sizes[c] for c in subscripts.split("->")[1])
+    dtype = np.result_type(*operands)
+    path = _einsum_path(subscripts, shapes) if len(operands) > 1 else False
+    return np.einsum(subscripts, *operands, out=output(backend, out, shape, dtype),
+                     optimize=path)
+
+
+@lru_cache(maxsize=256)
+def _triangle_mask(n: int, m: int, k: int, lower: bool) -> np.ndarray:
+    mask = np.tri(n, m, k, dtype=bool) if lower else ~np.tri(n, m, k - 1, dtype=bool)
+    mask.flags.writeable = False
+    return mask
+
+
+def _triangle(backend, x, out, k, lower):
+    x = np.asarray(x)
+    result = output(backend, out, x.shape, x.dtype)
+    result.fill(0)
+    np.copyto(result, x, where=_triangle_mask(x.shape[-2], x.shape[-1], k, lower))
+    return result
+
+
+@define("tril")
+def tril(backend, x, out=None, *, k=0):
+    """Entries with ``col - row <= k`` of the last two axes, zeros elsewhere."""
+    return _triangle(backend, x, out, k, True)
+
+
+@define("triu")
+def triu(backend, x, out=None, *, k=0):
+    """Entries with ``col - row >= k`` of the last two axes, zeros elsewhere."""
+    return _triangle(backend, x, out, k, False)

@@ -1,4 +1,4 @@
-"""Reduction kernels."""
+"""Reduction kernels: over axes (None: all; an int; a tuple), optionally keeping them as 1."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -19,11 +19,108 @@ def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool)
                  if keepdims or i not in axes)
 
 
-@define("sum")
-def sum_(backend, x, out=None, *, axis=None, keepdims=False):
-    """Sum over ``axis`` (None: all; an int; a tuple), optionally keeping the axes as 1."""
+def _reduction(name: str, fn, dtype=None):
+    """A kernel ``fn(x, axis=, keepdims=, out=)`` writing into pool memory; ``dtype(x.dtype)``
+    gives the result's dtype (default: the input's)."""
+    def kernel(backend, x, out=None, *, axis=None, keepdims=False):
+        x = np.asarray(x)
+        axes = normalize_axes(name, axis, x.ndim)
+        if out is None:
+            out = backend.allocate(reduced_shape(x.shape, axes, keepdims),
+                                   x.dtype if dtype is None else dtype(x.dtype))
+        return fn(x, axis=axes, keepdims=keepdims, out=out)
+    kernel.__name__ = kernel.__qualname__ = f"numpy_{name}"
+    kernel.__doc__ = f"NumPy kernel of ``{name}`` over ``axis`` into pool memory."
+    return define(name, kernel)
+
+
+_bool = lambda dtype: np.dtype(bool)  # noqa: E731
+_reduction("sum", np.sum, _sum_dtype)
+_reduction("prod", np.prod, _sum_dtype)
+_reduction("mean", np.mean)
+_reduction("max", np.max)
+_reduction("min", np.min)
+_reduction("all", np.all, _bool)
+_reduction("any", np.any, _bool)
+
+
+def _logsumexp(x, axis, keepdims, out):
+    m = np.max(x, axis=axis, keepdims=True)
+    finite = np.isfinite(m).all()
+    if not finite:  # an inf or NaN in a slice: shift those slices by 0 instead
+        m = np.where(np.isfinite(m), m, 0).astype(x.dtype)
+    np.sum(np.exp(x - m), axis=axis, keepdims=keepdims, out=out)
+    if finite:  # each sum holds exp(0) = 1: log is safe
+        np.log(out, out=out)
+    else:
+        with np.errstate(divide="ignore"):  # an all -inf slice: log(0) = -inf is right
+            np.log(out, out=out)
+    return np.add(out, m.reshape(out.shape), out=out)
+
+
+_reduction("logsumexp", _logsumexp)
+
+
+@define("var")
+def var(backend, x, out=None, *, axis=None, keepdims=False, ddof=0):
+    """Variance with divisor ``N - ddof``."""
     x = np.asarray(x)
-    axes = normalize_axes("sum", axis, x.ndim)
-    shape = reduced_shape(x.shape, axes, keepdims)
-    return np.sum(x, axis=axes, keepdims=keepdims,
-                  out=output(backend, out, shape, _sum_dtype(x.dtype)))
+    axes = normalize_axes("var", axis, x.ndim)
+    out = output(backend, out, reduced_shape(x.shape, axes, keepdims), x.dtype)
+    return np.var(x, axis=axes, ddof=ddof, keepdims=keepdims, out=out)
+
+
+@define("std")
+def std(backend, x, out=None, *, axis=None, keepdims=False, ddof=0):
+    """Standard deviation with divisor ``N - ddof``."""
+    x = np.asarray(x)
+    axes = normalize_axes("std", axis, x.ndim)
+    out = output(backend, out, reduced_shape(x.shape, axes, keepdims), x.dtype)
+    return np.std(x, axis=axes, ddof=ddof, keepdims=keepdims, out=out)
+
+
+@define("norm")
+def norm(backend, x, out=None, *, axis=None, keepdims=False, ord=2):
+    """Vector norm over ``axis`` (flattened): ``ord`` 2 (Euclidean), 1, or ``inf`` (max |x|)."""
+    x = np.asarray(x)
+    axes = normalize_axes("norm", axis, x.ndim)
+    out = output(backend, out, reduced_shape(x.shape, axes, keepdims), x.dtype)
+    if ord == 2:
+        np.sum(np.square(x), axis=axes, keepdims=keepdims, out=out)
+        return np.sqrt(out, out=out)
+    if ord == 1:
+        return np.sum(np.abs(x), axis=axes, keepdims=keepdims, out=out)
+    if ord == np.inf:
+        return np.max(np.abs(x), axis=axes, keepdims=keepdims, out=out)
+    raise ValueError(f"norm: ord must be 1, 2 or inf, got {ord!r}")
+
+
+def _arg(name: str, fn):
+    def kernel(backend, x, out=None, *, axis=None, keepdims=False):
+        x = np.asarray(x)
+        if axis is None:
+            shape = (1,) * x.ndim if keepdims else ()
+        else:
+            (axis,) = normalize_axes(name, axis, x.ndim)
+            shape = reduced_shape(x.shape, (axis,), keepdims)
+        return fn(x, axis=axis, keepdims=keepdims,
+                  out=output(backend, out, shape, np.dtype(np.intp)))
+    kernel.__name__ = kernel.__qualname__ = f"numpy_{name}"
+    kernel.__doc__ = f"Index (int64) of the first {name[3:]} along one axis (None: flattened)."
+    return define(name, kernel)
+
+
+_arg("argmax", np.argmax)
+_arg("argmin", np.argmin)
+
+
+@define("cumsum")
+def cumsum(backend, x, out=None, *, axis, reverse=False):
+    """Running sum along ``axis``; ``reverse`` sums from the end (the backward of cumsum)."""
+    x = np.asarray(x)
+    (axis,) = normalize_axes("cumsum", axis, x.ndim)
+    out = output(backend, out, x.shape, _sum_dtype(x.dtype))
+    if reverse:  # accumulate over flipped views: no copies
+        np.cumsum(np.flip(x, axis), axis=axis, dtype=out.dtype, out=np.flip(out, axis))
+        return out
+    return np.cumsum(x, axis=axis, dtype=out.dtype, out=out)

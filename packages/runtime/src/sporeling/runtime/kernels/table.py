@@ -70,12 +70,29 @@ def broadcast_shape(op: str, *shapes) -> tuple[int, ...]:
 
 def from_ufunc(name: str, ufunc: np.ufunc) -> Callable:
     """A broadcasting elementwise kernel for primitive ``name`` from a NumPy ufunc."""
+    same_dtype_result: dict = {}  # input dtype -> result dtype, for the common case
+
     def kernel(backend, *inputs, out=None):
         if len(inputs) != ufunc.nin:
             raise TypeError(f"{name} takes {ufunc.nin} inputs, got {len(inputs)}")
         if out is None:
-            shape = broadcast_shape(name, *(np.shape(x) for x in inputs))
-            out = backend.allocate(shape, result_dtype(ufunc, inputs))
+            first = inputs[0]
+            shape = getattr(first, "shape", None)
+            dtype = getattr(first, "dtype", None)
+            for x in inputs[1:]:  # hot path: same shapes and dtypes, no broadcasting logic
+                if getattr(x, "shape", None) != shape or getattr(x, "dtype", None) != dtype:
+                    shape = broadcast_shape(name, *(np.shape(x) for x in inputs))
+                    dtype = result_dtype(ufunc, inputs)
+                    break
+            else:
+                if shape is None:
+                    shape, dtype = np.shape(first), result_dtype(ufunc, inputs)
+                else:
+                    result = same_dtype_result.get(dtype)
+                    if result is None:
+                        result = same_dtype_result[dtype] = result_dtype(ufunc, inputs)
+                    dtype = result
+            out = backend.allocate(shape, dtype)
         return ufunc(*inputs, out=out)
     kernel.__name__ = kernel.__qualname__ = f"numpy_{name}"
     kernel.__doc__ = f"NumPy kernel of ``{name}``: ``np.{ufunc.__name__}`` into pool memory."

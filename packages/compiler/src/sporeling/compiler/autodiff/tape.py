@@ -1,0 +1,114 @@
+"""The record of a forward pass, and the reverse walk over it.
+
+Both eager autodiff paths use this: the compiler's :func:`~.vjp.vjp` (values wrapped in
+``TapeValue``) and PyNative ``grad`` in ``sporeling.expression`` (Tensors carry the nodes).
+
+A :class:`Node` remembers a primitive application: its parameters, where each input came from
+(``(node, output index)`` or ``None`` for constants), and only the operands its backward
+rule reads (the rule's ``uses``); the rest are kept as Avals. :func:`backprop` walks nodes
+in reverse topological order and, with ``release=True``, drops each node's saved operands as
+soon as its rule has run -- so a forward value returns to the memory pool the moment the last
+backward rule that reads it is done (MindSpore's ref-count release).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import Aval, aval_of, backward_rule
+from ..core.primitive import Primitive
+
+__all__ = ["Node", "leaf", "record", "backprop"]
+
+
+class Node:
+    """One recorded primitive application (``prim is None`` for a leaf: a differentiated input)."""
+    __slots__ = ("prim", "params", "parents", "saved_in", "saved_out", "out_avals", "rule",
+                 "__weakref__")
+
+    def __init__(self, prim, params, parents, saved_in, saved_out, out_avals, rule):
+        self.prim, self.params, self.parents = prim, params, parents
+        self.saved_in, self.saved_out, self.out_avals, self.rule = \
+            saved_in, saved_out, out_avals, rule
+
+    @property
+    def released(self) -> bool:
+        return self.prim is not None and self.saved_in is None
+
+    def __repr__(self) -> str:
+        return f"<Node {self.prim.name if self.prim else 'leaf'}>"
+
+
+def leaf(value) -> Node:
+    """The node of a value that gradients are taken with respect to."""
+    return Node(None, None, (), (), None, (aval_of(value),), None)
+
+
+def record(prim: Primitive, params: dict, inputs: tuple, parents: tuple, out) -> Node:
+    """A node for ``out = prim(*inputs, **params)``; ``parents[i]`` is ``(node, index)`` or None."""
+    rule = backward_rule(prim)
+    saved_in = tuple(x if rule.needs_input(i) else aval_of(x) for i, x in enumerate(inputs))
+    outs = out if prim.multiple_results else (out,)
+    out_avals = tuple(aval_of(o) for o in outs)
+    saved_out = out if rule.needs_output else (out_avals if prim.multiple_results
+                                                else out_avals[0])
+    return Node(prim, params, parents, saved_in, saved_out, out_avals, rule)
+
+
+def _reverse_topological(roots: list[Node]) -> list[Node]:
+    order, seen, stack = [], set(), [(r, False) for r in roots]
+    while stack:  # iterative DFS: deep graphs must not hit the recursion limit
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        stack.extend((p[0], False) for p in node.parents if p is not None)
+    return order[::-1]
+
+
+def _zeros(aval: Aval):
+    return np.zeros(aval.shape, aval.dtype)
+
+
+def backprop(roots: list[tuple[Node, int, object]], *, release: bool = True,
+             add=None) -> dict[int, object]:
+    """Propagate cotangents ``(node, output index, ct)`` back to the leaves.
+
+    Returns ``{id(leaf node): cotangent}``. ``add`` accumulates two cotangents (the ops'
+    ``add``, so that accumulation is recorded too when differentiating again).
+    """
+    if add is None:
+        from ..ops import add
+    cts: dict[int, list] = {}
+
+    def accumulate(node: Node, index: int, ct) -> None:
+        slots = cts.setdefault(id(node), [None] * len(node.out_avals))
+        slots[index] = ct if slots[index] is None else add(slots[index], ct)
+
+    for node, index, ct in roots:
+        accumulate(node, index, ct)
+    leaves: dict[int, object] = {}
+    for node in _reverse_topological([r[0] for r in roots]):
+        slots = cts.pop(id(node), None)
+        if slots is None:
+            continue
+        if node.prim is None:
+            leaves[id(node)] = slots[0]
+            continue
+        if node.released:
+            raise RuntimeError(f"backward through {node.prim.name!r} a second time: its saved "
+                               "values were released after the first backward pass")
+        if node.prim.multiple_results:
+            ct = tuple(c if c is not None else _zeros(a) for c, a in zip(slots, node.out_avals))
+        else:
+            ct = slots[0]
+        in_cts = node.rule.fn(ct, *node.saved_in, out=node.saved_out, **node.params)
+        if release:
+            node.saved_in = node.saved_out = None
+        for parent, g in zip(node.parents, in_cts):
+            if parent is not None and g is not None:
+                accumulate(parent[0], parent[1], g)
+    return leaves

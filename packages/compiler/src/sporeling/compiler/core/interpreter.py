@@ -1,0 +1,92 @@
+"""Interpreters: who gives meaning to a bound primitive.
+
+* :data:`eager` (level 0) runs kernels of the current backend on NumPy arrays;
+* ``sporeling.expression`` adds the PyNative interpreter (Tensors, recorded for ``grad``);
+* graph tracing adds one level per nested trace.
+
+A value says which interpreter owns it through an ``_interpreter`` attribute;
+:func:`~sporeling.compiler.core.primitive.bind` picks the highest level among the operands.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sporeling.core import SporelingError, context_version, get_context
+from sporeling.runtime import get_backend
+
+from .primitive import Primitive
+
+__all__ = ["Interpreter", "EagerInterpreter", "eager", "next_level"]
+
+_levels = [0]
+
+
+def next_level() -> int:
+    """A level above every interpreter created so far (nested transformations nest)."""
+    _levels[0] += 1
+    return _levels[0]
+
+
+class Interpreter:
+    """Base of every interpreter; ``level`` orders nested ones."""
+    level = 0
+
+    def apply(self, prim: Primitive, args: tuple, params: dict):
+        raise NotImplementedError
+
+
+class EagerInterpreter(Interpreter):
+    """Runs each primitive at once with the current backend's kernel.
+
+    Shape and dtype rules are checked only when a kernel fails (NumPy checks as it computes),
+    so the error is ours -- naming the primitive and the shapes -- at no cost on the fast path.
+    """
+    level = 0
+
+    def __init__(self):
+        self._version = -1
+        self._backend = None
+        self._kernels: dict[str, object] = {}
+
+    def backend(self):
+        """The backend chosen by ``device_target``, re-read when the context changes."""
+        if self._version != context_version():
+            backend = get_backend(get_context("device_target"))
+            if backend is not self._backend:
+                self._backend, self._kernels = backend, {}
+            self._version = context_version()
+        return self._backend
+
+    def kernel(self, name: str):
+        backend = self.backend()
+        fn = self._kernels.get(name)
+        if fn is None:
+            fn = self._kernels[name] = backend.kernel(name)
+        return fn
+
+    def apply(self, prim: Primitive, args: tuple, params: dict):
+        fn = self.kernel(prim.name)
+        try:
+            return fn(self._backend, *args, **params)
+        except SporelingError:
+            raise
+        except Exception as exc:
+            raise _explain(prim, args, params, exc) from exc
+
+
+def _explain(prim: Primitive, args: tuple, params: dict, exc: Exception) -> Exception:
+    """Our error for a failed kernel: the abstract rule's, or one naming op and operands."""
+    shapes = ", ".join(f"{np.dtype(getattr(a, 'dtype', type(a)))}{list(np.shape(a))}"
+                       for a in args)
+    if prim.abstract_eval is not None:
+        try:
+            prim.abstract(*args, **params)
+        except SporelingError as rule_error:
+            return rule_error
+        except Exception:
+            pass
+    return SporelingError(f"kernel failed: {type(exc).__name__}: {exc}", op=prim.name,
+                          got=f"operands {shapes}" + (f" with {params}" if params else ""))
+
+
+eager = EagerInterpreter()

@@ -1,0 +1,92 @@
+"""Primitives: the atoms every op is built from.
+
+A primitive has a name, an abstract-evaluation rule (shapes and dtypes in, shapes and dtypes
+out, raising ``ShapeError``/``DTypeError`` that name the primitive), a backward rule written
+with the functional ops, optionally a batching rule; kernels live per backend in
+``sporeling.runtime``, keyed by the primitive's name. :func:`bind` hands a primitive and
+its operands to whichever interpreter owns the operands (eager NumPy, PyNative recording,
+graph tracing), so one backward rule serves every mode.
+
+    >>> import numpy as np
+    >>> from sporeling.compiler import primitives
+    >>> add = primitives()["add"]
+    >>> bind(add, np.ones(2, np.float32), np.ones(2, np.float32))
+    array([2., 2.], dtype=float32)
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from sporeling.core import SporelingError
+
+from .aval import Aval
+
+__all__ = ["Primitive", "primitives", "bind", "MissingRuleError"]
+
+
+class MissingRuleError(SporelingError, NotImplementedError):
+    """A transformation met a primitive that has no rule for it."""
+
+
+class Primitive:
+    """A named operation. Rules are attached with the ``def_*`` helpers of the rule tables."""
+
+    __slots__ = ("name", "multiple_results", "differentiable", "abstract_eval", "doc")
+
+    def __init__(self, name: str, *, multiple_results: bool = False,
+                 differentiable: bool = True, doc: str = ""):
+        self.name = name
+        self.multiple_results = multiple_results
+        self.differentiable = differentiable
+        self.abstract_eval: Callable[..., Aval | tuple[Aval, ...]] | None = None
+        self.doc = doc
+        if name in _PRIMITIVES:
+            raise SporelingError(f"primitive {name!r} is defined twice",
+                                 expected="unique primitive names", got=name)
+        _PRIMITIVES[name] = self
+
+    def def_abstract_eval(self, rule: Callable[..., Aval | tuple[Aval, ...]]):
+        """``rule(*avals, **params) -> Aval`` (or a tuple of them); usable as a decorator."""
+        self.abstract_eval = rule
+        return rule
+
+    def abstract(self, *avals, **params):
+        """Shapes and dtypes of the result, or a clear error naming this primitive."""
+        if self.abstract_eval is None:
+            raise MissingRuleError(f"primitive {self.name!r} has no abstract-evaluation rule",
+                                   op=self.name)
+        return self.abstract_eval(*avals, **params)
+
+    def bind(self, *args, **params):
+        return bind(self, *args, **params)
+
+    def __repr__(self) -> str:
+        return f"<primitive {self.name}>"
+
+
+_PRIMITIVES: dict[str, Primitive] = {}
+
+
+def primitives() -> dict[str, Primitive]:
+    """Every defined primitive by name (those of installed plugins included)."""
+    from .. import ops  # noqa: F401  (defining the ops defines the built-in primitives)
+    return _PRIMITIVES
+
+
+def bind(prim: Primitive, *args: Any, **params: Any):
+    """Apply ``prim`` through the interpreter that owns the operands.
+
+    The owner is the highest-level interpreter among the operands' ``_interpreter``
+    attributes; plain arrays and scalars belong to the eager NumPy interpreter.
+    """
+    best = None
+    for a in args:
+        interp = getattr(a, "_interpreter", None)
+        if interp is not None and (best is None or interp.level > best.level):
+            best = interp
+    return (best or _base()).apply(prim, args, params)
+
+
+def _base():
+    from .interpreter import eager
+    return eager

@@ -1,0 +1,209 @@
+"""Linear algebra: matmul, einsum, outer products, triangular parts.
+
+    >>> import numpy as np
+    >>> einsum("bij,bjk->bik", np.ones((2, 1, 3)), np.ones((2, 3, 2))).shape
+    (2, 1, 2)
+    >>> einsum("ii", np.eye(3))     # implicit output: the trace
+    array(3.)
+"""
+from __future__ import annotations
+
+import string
+from functools import lru_cache
+
+import numpy as np
+
+from sporeling.core import ShapeError
+
+from ..core import Aval, Primitive, bind, def_backward
+from ._util import as_operand, broadcast_shapes, promote, same_dtype, unbroadcast
+
+__all__ = ["matmul", "einsum", "outer", "tril", "triu"]
+
+matmul_p = Primitive("matmul")
+
+
+@matmul_p.def_abstract_eval
+def _matmul_aval(x, y):
+    dtype = same_dtype("matmul", x, y)
+    xs, ys = tuple(x.shape), tuple(y.shape)
+    if not xs or not ys:
+        raise ShapeError("operands must have at least 1 dimension", op="matmul",
+                         expected="1-d or more", got=f"{xs} and {ys}")
+    a = (1,) + xs if len(xs) == 1 else xs
+    b = ys + (1,) if len(ys) == 1 else ys
+    if a[-1] != b[-2]:
+        raise ShapeError("inner dimensions differ", op="matmul",
+                         expected=f"x's last dimension ({a[-1]}) == y's "
+                                  f"{'only' if len(ys) == 1 else 'second-to-last'} "
+                                  f"dimension", got=f"{xs} and {ys}")
+    batch = broadcast_shapes("matmul", a[:-2], b[:-2])
+    shape = batch + ((a[-2],) if len(xs) > 1 else ()) + ((b[-1],) if len(ys) > 1 else ())
+    return Aval(shape, dtype)
+
+
+@def_backward(matmul_p, uses=(0, 1))
+def _matmul_bwd(ct, x, y, *, out):
+    from .shape import reshape, swap_last_axes
+    xs, ys = tuple(x.shape), tuple(y.shape)
+    x2 = reshape(x, (1,) + xs) if len(xs) == 1 else x  # vectors as 1-row / 1-column matrices
+    y2 = reshape(y, ys + (1,)) if len(ys) == 1 else y
+    batch = broadcast_shapes("matmul", x2.shape[:-2], y2.shape[:-2])
+    ct2 = reshape(ct, batch + (x2.shape[-2], y2.shape[-1]))
+    gx = unbroadcast(matmul(ct2, swap_last_axes(y2)), tuple(x2.shape))
+    gy = unbroadcast(matmul(swap_last_axes(x2), ct2), tuple(y2.shape))
+    return reshape(gx, xs), reshape(gy, ys)
+
+
+def matmul(x, y):
+    """Matrix product with NumPy's rules: 1-d operands are vectors; leading dimensions
+    broadcast (batched matmul)."""
+    return bind(matmul_p, *promote("matmul", x, y))
+
+
+# ---------------------------------------------------------------- einsum
+einsum_p = Primitive("einsum")
+_LETTERS = string.ascii_letters
+
+
+def _einsum_error(message, subscripts, shapes, expected):
+    return ShapeError(message, op="einsum", expected=expected,
+                      got=f"{subscripts!r} with shapes {', '.join(map(str, shapes))}")
+
+
+@lru_cache(maxsize=1024)
+def einsum_spec(subscripts: str, shapes: tuple) -> tuple[str, tuple[int, ...]]:
+    """``subscripts`` made explicit (no ``...``, an ``->`` output) for operands of ``shapes``,
+    and the output shape; a ShapeError when they do not fit."""
+    text = subscripts.replace(" ", "")
+    ins, arrow, out = text.partition("->")
+    ins = ins.split(",")
+    if len(ins) != len(shapes):
+        raise _einsum_error("operand count differs from the subscripts", subscripts, shapes,
+                            f"{len(ins)} operands")
+    used = set(text) - set(".,->")
+    if not all(c in _LETTERS for c in used):
+        raise _einsum_error("bad subscript characters", subscripts, shapes,
+                            "letters, commas, '->' and '...'")
+    spare = [c for c in _LETTERS if c not in used]
+    batch = max((len(s) - len(sub.replace("...", "")) for sub, s in zip(ins, shapes)
+                 if "..." in sub), default=0)
+    fill = "".join(spare[:batch])
+    explicit = []
+    for sub, shape in zip(ins, shapes):
+        if "..." in sub:
+            sub = sub.replace("...", fill[batch - (len(shape) - len(sub) + 3):], 1)
+        if len(sub) != len(shape) or "." in sub:
+            raise _einsum_error("subscripts do not match the operand's rank", subscripts,
+                                shapes, f"one letter per axis of {shape}")
+        explicit.append(sub)
+    sizes = {}
+    for sub, shape in zip(explicit, shapes):
+        for c, n in zip(sub, shape):
+            if sizes.setdefault(c, n) != n:
+                raise _einsum_error(f"index {c!r} has different sizes", subscripts, shapes,
+                                    "one size per index letter")
+    joined = "".join(explicit)
+    if not arrow:
+        out = fill + "".join(sorted((c for c in set(joined) if joined.count(c) == 1
+                                     and c not in fill)))  # ASCII order, as NumPy
+    elif "..." in out:
+        out = out.replace("...", fill, 1)
+    if len(set(out)) != len(out) or any(c not in sizes for c in out):
+        raise _einsum_error("bad output subscripts", subscripts, shapes,
+                            "distinct letters that appear in the inputs")
+    return ",".join(explicit) + "->" + out, tuple(sizes[c] for c in out)
+
+
+@einsum_p.def_abstract_eval
+def _einsum_aval(*xs, subscripts):
+    dtype = same_dtype("einsum", *xs)
+    return Aval(einsum_spec(subscripts, tuple(tuple(x.shape) for x in xs))[1], dtype)
+
+
+@def_backward(einsum_p, uses=range(64))
+def _einsum_bwd(ct, *xs, out, subscripts):
+    from .shape import broadcast_to, reshape
+    ins, out_sub = subscripts.split("->")
+    ins = ins.split(",")
+    grads = []
+    for i, (sub, x) in enumerate(zip(ins, xs)):
+        spare = iter(c for c in _LETTERS if c not in subscripts)
+        subs = [s for j, s in enumerate(ins) if j != i] + [out_sub]
+        vals = [y for j, y in enumerate(xs) if j != i] + [ct]
+        own = ""
+        for c, n in zip(sub, x.shape):
+            if c in own:  # a repeated index is a diagonal: route it through an identity
+                fresh = next(spare)
+                subs.append(c + fresh)
+                vals.append(np.eye(n, dtype=ct.dtype))
+                c = fresh
+            own += c
+        available = set("".join(subs))
+        target = "".join(c for c in own if c in available)
+        g = bind(einsum_p, *vals, subscripts=",".join(subs) + "->" + target)
+        if target != own:  # indices summed inside this operand alone: broadcast back
+            g = reshape(g, tuple(n if c in available else 1 for c, n in zip(own, x.shape)))
+            g = broadcast_to(g, tuple(x.shape))
+        grads.append(g)
+    return tuple(grads)
+
+
+def einsum(subscripts: str, *operands):
+    """Einstein summation (``np.einsum``): explicit (``"ij,jk->ik"``) or implicit output,
+    batch axes through ``...``; index sizes must agree exactly (no broadcasting of 1s).
+    Differentiable in every operand."""
+    xs = promote("einsum", *operands)
+    spec, _ = einsum_spec(subscripts, tuple(tuple(x.shape) for x in xs))
+    return bind(einsum_p, *xs, subscripts=spec)
+
+
+def outer(x, y):
+    """The outer product of ``x`` and ``y`` flattened (``np.outer``).
+
+        >>> outer(np.array([1, 2]), np.array([1, 10, 100]))
+        array([[  1,  10, 100],
+               [  2,  20, 200]])
+    """
+    from .elementwise import mul
+    from .shape import reshape
+    return mul(reshape(as_operand(x), (-1, 1)), reshape(as_operand(y), (1, -1)))
+
+
+# ---------------------------------------------------------------- tril, triu
+def _triangle(name: str) -> Primitive:
+    prim = Primitive(name)
+
+    @prim.def_abstract_eval
+    def rule(x, *, k):
+        if len(x.shape) < 2:
+            raise ShapeError("needs a matrix", op=name, expected="2 or more dimensions",
+                             got=tuple(x.shape))
+        return Aval(tuple(x.shape), x.dtype)
+
+    @def_backward(prim, uses=())
+    def backward(ct, x, *, out, k):
+        return (bind(prim, ct, k=k),)
+    return prim
+
+
+tril_p, triu_p = _triangle("tril"), _triangle("triu")
+
+
+def tril(x, k: int = 0):
+    """The lower triangle of the last two axes: entries with ``col - row <= k`` (``np.tril``).
+
+        >>> tril(np.ones((2, 3)), k=-1)
+        array([[0., 0., 0.],
+               [1., 0., 0.]])
+    """
+    x = as_operand(x)
+    tril_p.abstract_eval(x, k=int(k))
+    return bind(tril_p, x, k=int(k))
+
+
+def triu(x, k: int = 0):
+    """The upper triangle of the last two axes: entries with ``col - row >= k`` (``np.triu``)."""
+    x = as_operand(x)
+    triu_p.abstract_eval(x, k=int(k))
+    return bind(triu_p, x, k=int(k))

@@ -1,0 +1,474 @@
+"""Shape primitives: no arithmetic, only moving values around.
+
+``expand_dims``, ``squeeze``, ``stack`` and ``permute`` are built from other primitives
+(reshape, concat, transpose), so transformations have fewer rules to know.
+
+    >>> import numpy as np
+    >>> a, b = split(np.arange(6.0).reshape(2, 3), [1], axis=1)
+    >>> concat([b, a], axis=1)
+    array([[1., 2., 0.],
+           [4., 5., 3.]])
+"""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from sporeling.core import ShapeError
+
+from ..core import Aval, Primitive, bind, def_backward
+from ._util import as_operand, broadcast_shapes, check_axes, promote, same_dtype
+
+__all__ = ["reshape", "broadcast_to", "transpose", "permute", "swap_last_axes", "expand_dims",
+           "squeeze", "concat", "stack", "split", "tile", "repeat", "flip", "roll", "pad"]
+
+
+def normalize_axis(op: str, axis, ndim: int) -> int:
+    """One axis in ``[-ndim, ndim)`` as a non-negative int, or a ShapeError naming ``op``."""
+    if isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) \
+            and -ndim <= axis < ndim:
+        return int(axis) % ndim
+    raise ShapeError("axis out of range", op=op,
+                     expected=f"an int in [-{ndim}, {ndim}) for a {ndim}-d input",
+                     got=repr(axis))
+
+
+def _unary_aval(x, **params):
+    return Aval(tuple(x.shape), x.dtype)
+
+
+# ---------------------------------------------------------------- reshape, broadcast, transpose
+reshape_p = Primitive("reshape")
+broadcast_to_p = Primitive("broadcast_to")
+transpose_p = Primitive("transpose")
+
+
+def _resolve_shape(op: str, shape, size: int, target) -> tuple[int, ...]:
+    target = tuple(int(n) for n in target)
+    unknown = [i for i, n in enumerate(target) if n == -1]
+    known = int(np.prod([n for n in target if n != -1], dtype=np.int64))
+    if len(unknown) > 1 or any(n < -1 for n in target) or \
+            (unknown and (known == 0 or size % known)) or (not unknown and known != size):
+        raise ShapeError("cannot reshape", op=op,
+                         expected=f"a shape with {size} elements (at most one -1)",
+                         got=f"{tuple(shape)} -> {target}")
+    if unknown:
+        target = target[:unknown[0]] + (size // known,) + target[unknown[0] + 1:]
+    return target
+
+
+@reshape_p.def_abstract_eval
+def _reshape_aval(x, *, shape):
+    size = int(np.prod(x.shape, dtype=np.int64))
+    return Aval(_resolve_shape("reshape", x.shape, size, shape), x.dtype)
+
+
+@def_backward(reshape_p, uses=())
+def _reshape_bwd(ct, x, *, out, shape):
+    return (reshape(ct, tuple(x.shape)),)
+
+
+def reshape(x, shape):
+    """``x`` with a new shape of the same size; one dimension may be -1."""
+    x = as_operand(x)
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    shape = _resolve_shape("reshape", x.shape, int(np.prod(x.shape, dtype=np.int64)), shape)
+    if shape == tuple(x.shape):
+        return x
+    return bind(reshape_p, x, shape=shape)
+
+
+@broadcast_to_p.def_abstract_eval
+def _broadcast_to_aval(x, *, shape):
+    if broadcast_shapes("broadcast_to", x.shape, shape) != tuple(shape):
+        raise ShapeError("cannot broadcast", op="broadcast_to",
+                         expected=f"a shape that {tuple(x.shape)} broadcasts to",
+                         got=tuple(shape))
+    return Aval(tuple(shape), x.dtype)
+
+
+@def_backward(broadcast_to_p, uses=())
+def _broadcast_to_bwd(ct, x, *, out, shape):
+    from ._util import unbroadcast
+    return (unbroadcast(ct, tuple(x.shape)),)
+
+
+def broadcast_to(x, shape):
+    """``x`` broadcast to ``shape`` (NumPy rules)."""
+    x = as_operand(x)
+    shape = tuple(int(n) for n in shape)
+    if shape == tuple(x.shape):
+        return x
+    return bind(broadcast_to_p, x, shape=shape)
+
+
+@transpose_p.def_abstract_eval
+def _transpose_aval(x, *, axes):
+    if sorted(axes) != list(range(len(x.shape))):
+        raise ShapeError("bad permutation", op="transpose",
+                         expected=f"a permutation of 0..{len(x.shape) - 1}", got=tuple(axes))
+    return Aval(tuple(x.shape[a] for a in axes), x.dtype)
+
+
+@def_backward(transpose_p, uses=())
+def _transpose_bwd(ct, x, *, out, axes):
+    return (transpose(ct, tuple(np.argsort(axes).tolist())),)
+
+
+def transpose(x, axes=None):
+    """Permute axes (reverse them when ``axes`` is None), like ``np.transpose``."""
+    x = as_operand(x)
+    ndim = len(x.shape)
+    axes = tuple(range(ndim))[::-1] if axes is None else tuple(int(a) % max(ndim, 1) if
+                                                                -ndim <= a < ndim else a
+                                                                for a in axes)
+    _transpose_aval(x, axes=axes)
+    if axes == tuple(range(ndim)):
+        return x
+    return bind(transpose_p, x, axes=axes)
+
+
+def permute(x, *axes):
+    """``transpose`` with the axes given as arguments or one tuple (PyTorch's name).
+
+        >>> permute(np.zeros((2, 3, 4)), 2, 0, 1).shape
+        (4, 2, 3)
+    """
+    if len(axes) == 1 and not isinstance(axes[0], (int, np.integer)):
+        axes = tuple(axes[0])
+    return transpose(x, axes)
+
+
+def swap_last_axes(x):
+    """The last two axes exchanged (matrix transpose, batched)."""
+    n = len(x.shape)
+    return transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
+
+
+def expand_dims(x, axis):
+    """``x`` with new axes of size 1 at ``axis`` (an int or a tuple; positions in the result).
+
+        >>> expand_dims(np.zeros((2, 3)), (0, -1)).shape
+        (1, 2, 3, 1)
+    """
+    x = as_operand(x)
+    raw = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = check_axes("expand_dims", raw, len(x.shape) + len(raw))
+    dims = iter(x.shape)
+    return reshape(x, tuple(1 if i in axes else next(dims)
+                            for i in range(len(x.shape) + len(axes))))
+
+
+def squeeze(x, axis=None):
+    """``x`` without axes of size 1: all of them, or those named (each must be 1)."""
+    x = as_operand(x)
+    shape = tuple(x.shape)
+    if axis is None:
+        return reshape(x, tuple(n for n in shape if n != 1))
+    axes = check_axes("squeeze", axis, len(shape))
+    if any(shape[a] != 1 for a in axes):
+        raise ShapeError("cannot squeeze an axis whose size is not 1", op="squeeze",
+                         expected="axes of size 1", got=f"axis {axis!r} of shape {shape}")
+    return reshape(x, tuple(n for i, n in enumerate(shape) if i not in axes))
+
+
+# ---------------------------------------------------------------- concat, stack, split
+concat_p = Primitive("concat")
+split_p = Primitive("split", multiple_results=True)
+
+
+@concat_p.def_abstract_eval
+def _concat_aval(*xs, axis):
+    dtype = same_dtype("concat", *xs)
+    first = tuple(xs[0].shape)
+    normalize_axis("concat", axis, len(first))
+    rest = first[:axis] + first[axis + 1:]
+    for x in xs[1:]:
+        s = tuple(x.shape)
+        if len(s) != len(first) or s[:axis] + s[axis + 1:] != rest:
+            raise ShapeError("shapes differ off the concatenation axis", op="concat",
+                             expected=f"every shape equal to {first} except on axis {axis}",
+                             got=", ".join(str(tuple(y.shape)) for y in xs))
+    size = builtins.sum(x.shape[axis] for x in xs)
+    return Aval(first[:axis] + (size,) + first[axis + 1:], dtype)
+
+
+@def_backward(concat_p, uses=())
+def _concat_bwd(ct, *xs, out, axis):
+    bounds = np.cumsum([x.shape[axis] for x in xs[:-1]]).tolist()
+    return split(ct, bounds, axis)
+
+
+def concat(tensors, axis=0):
+    """Join tensors along an existing axis (``np.concatenate``); dtypes are promoted."""
+    if not tensors:
+        raise ShapeError("nothing to concatenate", op="concat",
+                         expected="at least one tensor", got="an empty sequence")
+    xs = promote("concat", *tensors)
+    if not xs[0].shape:
+        raise ShapeError("cannot concatenate 0-d tensors", op="concat",
+                         expected="tensors of 1 or more dimensions", got="shape ()",
+                         hint="use stack")
+    axis = normalize_axis("concat", axis, len(xs[0].shape))
+    if len(xs) == 1:
+        return xs[0]
+    return bind(concat_p, *xs, axis=axis)
+
+
+def stack(tensors, axis=0):
+    """Join tensors of one shape along a new ``axis``.
+
+        >>> stack([np.zeros(3), np.ones(3)], axis=1).shape
+        (3, 2)
+    """
+    if not tensors:
+        raise ShapeError("nothing to stack", op="stack", expected="at least one tensor",
+                         got="an empty sequence")
+    xs = [as_operand(t) for t in tensors]
+    shapes = {tuple(x.shape) for x in xs}
+    if len(shapes) > 1:
+        raise ShapeError("shapes differ", op="stack", expected="tensors of one shape",
+                         got=", ".join(str(tuple(x.shape)) for x in xs))
+    axis = normalize_axis("stack", axis, len(xs[0].shape) + 1)
+    return concat([expand_dims(x, axis) for x in xs], axis)
+
+
+def _split_bounds(n, indices):
+    bounds = (0,) + tuple(indices) + (n,)
+    return all(0 <= a <= b for a, b in zip(bounds, bounds[1:])), bounds
+
+
+@split_p.def_abstract_eval
+def _split_aval(x, *, indices, axis):
+    shape = tuple(x.shape)
+    normalize_axis("split", axis, len(shape))
+    ok, bounds = _split_bounds(shape[axis], indices)
+    if not ok:
+        raise ShapeError("bad split points", op="split",
+                         expected=f"non-decreasing indices in [0, {shape[axis]}]",
+                         got=f"{tuple(indices)} for axis {axis} of shape {shape}")
+    return tuple(Aval(shape[:axis] + (b - a,) + shape[axis + 1:], x.dtype)
+                 for a, b in zip(bounds, bounds[1:]))
+
+
+@def_backward(split_p, uses=())
+def _split_bwd(ct, x, *, out, indices, axis):
+    return (concat(list(ct), axis),)
+
+
+def split(x, sections_or_indices, axis=0):
+    """Split ``x`` along ``axis`` like ``np.split``: an int is a number of equal sections
+    (which must divide the axis); a sequence gives the split points. Returns a tuple."""
+    x = as_operand(x)
+    shape = tuple(x.shape)
+    axis = normalize_axis("split", axis, len(shape))
+    n = shape[axis]
+    if isinstance(sections_or_indices, (int, np.integer)):
+        k = int(sections_or_indices)
+        if k <= 0 or n % k:
+            raise ShapeError("sections do not divide the axis", op="split",
+                             expected=f"a positive divisor of {n} (axis {axis} of {shape})",
+                             got=k)
+        indices = tuple(range(n // k, n, n // k))
+    else:
+        indices = tuple(int(i) for i in sections_or_indices)
+    _split_aval(x, indices=indices, axis=axis)
+    return bind(split_p, x, indices=indices, axis=axis)
+
+
+# ---------------------------------------------------------------- tile, repeat
+tile_p = Primitive("tile")
+repeat_p = Primitive("repeat")
+
+
+@tile_p.def_abstract_eval
+def _tile_aval(x, *, reps):
+    if len(reps) != len(x.shape) or any(r < 0 for r in reps):
+        raise ShapeError("bad repetitions", op="tile",
+                         expected=f"{len(x.shape)} counts >= 0", got=tuple(reps))
+    return Aval(tuple(n * r for n, r in zip(x.shape, reps)), x.dtype)
+
+
+@def_backward(tile_p, uses=())
+def _tile_bwd(ct, x, *, out, reps):
+    from .reduction import sum as reduce_sum
+    split_shape = tuple(d for pair in zip(reps, x.shape) for d in pair)
+    g = reduce_sum(reshape(ct, split_shape), tuple(range(0, 2 * len(reps), 2)))
+    return (reshape(g, tuple(x.shape)),)
+
+
+def tile(x, reps):
+    """``x`` repeated ``reps`` times per axis (``np.tile``).
+
+        >>> tile(np.array([1, 2]), (2, 2))
+        array([[1, 2, 1, 2],
+               [1, 2, 1, 2]])
+    """
+    x = as_operand(x)
+    reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
+    ndim = len(x.shape)
+    if len(reps) > ndim:
+        x = reshape(x, (1,) * (len(reps) - ndim) + tuple(x.shape))
+    reps = (1,) * (len(x.shape) - len(reps)) + reps
+    _tile_aval(x, reps=reps)
+    if all(r == 1 for r in reps):
+        return x
+    return bind(tile_p, x, reps=reps)
+
+
+@repeat_p.def_abstract_eval
+def _repeat_aval(x, *, repeats, axis):
+    shape = tuple(x.shape)
+    normalize_axis("repeat", axis, len(shape))
+    return Aval(shape[:axis] + (shape[axis] * repeats,) + shape[axis + 1:], x.dtype)
+
+
+@def_backward(repeat_p, uses=())
+def _repeat_bwd(ct, x, *, out, repeats, axis):
+    from .reduction import sum as reduce_sum
+    shape = tuple(x.shape)
+    g = reshape(ct, shape[:axis] + (shape[axis], repeats) + shape[axis + 1:])
+    return (reduce_sum(g, axis + 1),)
+
+
+def repeat(x, repeats: int, axis=None):
+    """Each element repeated ``repeats`` times along ``axis`` (None: of the flattened ``x``).
+
+        >>> repeat(np.array([1, 2]), 2)
+        array([1, 1, 2, 2])
+    """
+    x = as_operand(x)
+    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)) or repeats < 0:
+        raise ShapeError("bad repeat count", op="repeat", expected="an int >= 0",
+                         got=repr(repeats))
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    axis = normalize_axis("repeat", axis, len(x.shape))
+    if repeats == 1:
+        return x
+    return bind(repeat_p, x, repeats=int(repeats), axis=axis)
+
+
+# ---------------------------------------------------------------- flip, roll
+flip_p = Primitive("flip")
+roll_p = Primitive("roll")
+flip_p.def_abstract_eval(_unary_aval)
+roll_p.def_abstract_eval(_unary_aval)
+
+
+@def_backward(flip_p, uses=())
+def _flip_bwd(ct, x, *, out, axis):
+    return (flip(ct, axis),)
+
+
+def flip(x, axis=None):
+    """``x`` reversed along ``axis`` (None: every axis; an int or a tuple); a view."""
+    x = as_operand(x)
+    axes = check_axes("flip", axis, len(x.shape))
+    if not axes or not x.shape:
+        return x
+    return bind(flip_p, x, axis=axes)
+
+
+@def_backward(roll_p, uses=())
+def _roll_bwd(ct, x, *, out, shift, axis):
+    return (bind(roll_p, ct, shift=tuple(-s for s in shift), axis=axis),)
+
+
+def roll(x, shift, axis=None):
+    """Elements shifted cyclically by ``shift`` along ``axis`` (``np.roll``; None: the
+    flattened ``x``). ``shift`` and ``axis`` may be tuples of one length.
+
+        >>> roll(np.arange(5), 2)
+        array([3, 4, 0, 1, 2])
+    """
+    x = as_operand(x)
+    if axis is None:
+        return reshape(roll(reshape(x, (-1,)), shift, 0), tuple(x.shape))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    shifts = (shift,) * len(axes) if isinstance(shift, (int, np.integer)) else tuple(shift)
+    if len(shifts) != len(axes):
+        raise ShapeError("shift and axis lengths differ", op="roll",
+                         expected=f"{len(axes)} shifts", got=repr(shift))
+    axes = tuple(normalize_axis("roll", a, len(x.shape)) for a in axes)
+    total = {}
+    for a, s in zip(axes, shifts):  # repeated axes add up, as in NumPy
+        total[a] = (total.get(a, 0) + int(s)) % max(x.shape[a], 1)
+    total = {a: s for a, s in total.items() if s}
+    if not total:
+        return x
+    return bind(roll_p, x, shift=tuple(total.values()), axis=tuple(total))
+
+
+# ---------------------------------------------------------------- pad
+pad_p = Primitive("pad")
+
+
+@pad_p.def_abstract_eval
+def _pad_aval(x, *, pad_width, mode, value):
+    shape = tuple(x.shape)
+    if len(pad_width) != len(shape) or any(a < 0 or b < 0 for a, b in pad_width):
+        raise ShapeError("bad pad widths", op="pad",
+                         expected=f"{len(shape)} pairs of ints >= 0", got=repr(pad_width))
+    if mode not in ("constant", "reflect"):
+        raise ShapeError("unknown pad mode", op="pad", expected="'constant' or 'reflect'",
+                         got=repr(mode))
+    if mode == "reflect" and any(max(p) >= n and max(p) > 0
+                                 for p, n in zip(pad_width, shape)):
+        raise ShapeError("reflect padding wider than the input", op="pad",
+                         expected="each pad < the size of its axis",
+                         got=f"pad {tuple(pad_width)} for shape {shape}")
+    return Aval(tuple(n + a + b for n, (a, b) in zip(shape, pad_width)), x.dtype)
+
+
+@def_backward(pad_p, uses=())
+def _pad_bwd(ct, x, *, out, pad_width, mode, value):
+    from .indexing import strided_slice
+    shape = tuple(x.shape)
+    starts = tuple(a for a, _ in pad_width)
+    if mode == "constant":
+        return (strided_slice(ct, starts, tuple(a + n for a, n in zip(starts, shape))),)
+    from .elementwise import add
+    g = ct
+    for axis in reversed(range(len(shape))):  # undo the axes in reverse order of padding
+        left, right = pad_width[axis]
+        if not left and not right:
+            continue
+        n = shape[axis]
+
+        def part(start, stop):
+            return strided_slice(g, (0,) * axis + (start,), g.shape[:axis] + (stop,))
+
+        def put(piece, before):
+            widths = [(0, 0)] * len(shape)
+            widths[axis] = (before, n - before - piece.shape[axis])
+            return pad(flip(piece, axis), widths)
+
+        new = part(left, left + n)
+        if left:  # pad[j] = x[left - j]: the reflected rows sit at 1..left
+            new = add(new, put(part(0, left), 1))
+        if right:  # pad[j] = x[n - 2 - j]: at n - 1 - right .. n - 2
+            new = add(new, put(part(left + n, left + n + right), n - 1 - right))
+        g = new
+    return (g,)
+
+
+def pad(x, pad_width, mode="constant", value=0):
+    """``x`` padded like ``np.pad``: ``pad_width`` is an int, one ``(before, after)`` pair,
+    or a pair per axis. ``mode`` is ``"constant"`` (filled with ``value``) or ``"reflect"``
+    (mirrored without the edge; each pad must be smaller than its axis).
+
+        >>> pad(np.array([1, 2, 3]), (2, 1), mode="reflect")
+        array([3, 2, 1, 2, 3, 2])
+    """
+    x = as_operand(x)
+    ndim = len(x.shape)
+    width = np.broadcast_to(np.asarray(pad_width, dtype=np.int64).reshape(-1, 2)
+                            if np.ndim(pad_width) else np.full((1, 2), pad_width), (ndim, 2))
+    width = tuple((int(a), int(b)) for a, b in width)
+    value = value.item() if isinstance(value, np.generic) else value
+    _pad_aval(x, pad_width=width, mode=mode, value=value)
+    if not any(a or b for a, b in width):
+        return x
+    return bind(pad_p, x, pad_width=width, mode=mode, value=value)

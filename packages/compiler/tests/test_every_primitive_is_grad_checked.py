@@ -1,0 +1,22 @@
+"""Every differentiable primitive is grad-checked (first and second order) in float64."""
+import pytest
+
+from sporeling.compiler import primitives
+from sporeling.compiler.testing import check_grads
+
+from grad_cases import all_cases
+
+CASES = all_cases()
+DIFFERENTIABLE = sorted(n for n, p in primitives().items() if p.differentiable)
+
+
+def test_every_differentiable_primitive_has_a_case():
+    missing = [n for n in DIFFERENTIABLE if n not in CASES]
+    assert missing == [], f"primitives without a gradient check: {missing}"
+
+
+@pytest.mark.parametrize("name, index", [(n, i) for n in sorted(CASES)
+                                         for i in range(len(CASES[n]))])
+def test_gradients_match_finite_differences(name, index):
+    fn, args, *options = CASES[name][index]
+    check_grads(fn, args, order=2, name=f"{name}[{index}]", **(options[0] if options else {}))

@@ -47,7 +47,7 @@ def _check_vjp(f, args, rng, eps, rtol, atol, name, order):
     directions = {i: rng.standard_normal(np.shape(args[i])) for i in diff}
 
     def shifted(sign):
-        moved = [a + sign * eps * directions[i] if i in directions else a
+        moved = [np.asarray(a + sign * eps * directions[i]) if i in directions else a
                  for i, a in enumerate(args)]
         return _as_tuple(f(*moved))
 

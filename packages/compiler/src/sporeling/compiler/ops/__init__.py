@@ -10,6 +10,7 @@ Backward rules are written with these ops.
     array(3., dtype=float32)
 """
 from .activation import *  # noqa: F401,F403
+from .arrange import *  # noqa: F401,F403
 from .comparison import *  # noqa: F401,F403
 from .dtype import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403

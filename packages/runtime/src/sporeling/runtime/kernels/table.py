@@ -46,7 +46,8 @@ def output(backend, out, shape, dtype):
 
 def _dtype_key(x):
     # Python scalars stay "weak" (NEP 50): float32 array + 2.0 stays float32
-    return type(x) if isinstance(x, (bool, int, float, complex)) else np.asarray(x).dtype
+    # (exact types: NumPy scalars such as np.float64 subclass float but carry a dtype)
+    return type(x) if type(x) in (bool, int, float, complex) else np.asarray(x).dtype
 
 
 @lru_cache(maxsize=4096)

@@ -13,6 +13,11 @@
   persistent block). The buffer then lives in, and is counted in, the common region;
   ``stats().fallbacks`` counts these. A common request never uses persistent memory.
 * Sizes are rounded up to ``alignment`` (64 bytes: a cache line, AVX-512 loads).
+* A freed extent first goes to a cache keyed by (region, exact size), from which the next
+  request of that size is served without a search -- in a training loop nearly every
+  request repeats one of the previous step. The cache is flushed into the free extents
+  (coalescing) whenever a request misses it, and before statistics are read, so best fit,
+  coalescing and the reported fragmentation are those of a pool without a cache.
 
 Buffers are NumPy arrays; they return to the pool when their last view dies, or at
 :meth:`MemoryPool.free` (MindSpore frees when a tensor's user count reaches zero).
@@ -36,7 +41,7 @@ import threading
 
 import numpy as np
 
-from sporeling.core import OutOfMemoryError, format_size, get_context
+from sporeling.core import OutOfMemoryError, context_version, format_size, get_context
 
 from ..errors import PoolError
 from .block import Block, round_up
@@ -76,6 +81,8 @@ class MemoryPool:
         # queue their id; whoever holds the lock drains the queue.
         self._lock = threading.Lock()
         self._pending: collections.deque[int] = collections.deque()
+        self._cache: dict[tuple[str, int], list[tuple[Region, Block, int]]] = {}
+        self._poison_version, self._poison_flag = -1, False
 
     @property
     def block_size(self) -> int:
@@ -91,19 +98,29 @@ class MemoryPool:
 
     def allocate(self, shape, dtype=np.float32, *, persistent: bool = False) -> np.ndarray:
         """An uninitialised C-contiguous array of ``shape``/``dtype`` in pool memory."""
-        shape = (shape,) if isinstance(shape, int) else tuple(map(int, shape))
-        dtype = np.dtype(dtype)
+        if type(shape) is not tuple:
+            shape = (shape,) if isinstance(shape, int) else tuple(map(int, shape))
+        if not isinstance(dtype, np.dtype):
+            dtype = np.dtype(dtype)
         nbytes = math.prod(shape) * dtype.itemsize
-        size = round_up(max(nbytes, 1), self.alignment)
+        size = -(-(nbytes or 1) // self.alignment) * self.alignment
         with self._lock:
-            self._drain()
-            region, block, offset = self._place(size, persistent)
+            if self._pending:
+                self._drain()
+            key = ("persistent" if persistent else "common", size)
+            cached = self._cache.get(key)
+            if cached:
+                region, block, offset = cached.pop()
+                region.claim(size)
+            else:
+                self._flush_cache()
+                region, block, offset = self._place(size, persistent)
             alloc_id = next(self._ids)
             self._live[alloc_id] = (region, block, offset, size)
             self._in_use += size
-            self._peak = max(self._peak, self._in_use)
-            owner = BufferOwner(self, alloc_id, block.data, block.address, offset, nbytes,
-                                self._release)
+            if self._in_use > self._peak:
+                self._peak = self._in_use
+            owner = BufferOwner(self, alloc_id, block.data, block.address + offset, nbytes)
         return owner.array(shape, dtype)
 
     def free(self, array: np.ndarray) -> None:
@@ -117,7 +134,7 @@ class MemoryPool:
             raise PoolError("cannot free an array this pool did not allocate", op="free",
                             expected=f"a buffer (or view of one) from pool {self.name!r}",
                             got=f"{type(array).__name__} of shape {np.shape(array)}")
-        owner.finalizer()
+        owner.release()
 
     def owns(self, array: np.ndarray) -> bool:
         """Whether ``array`` views a live allocation of this pool."""
@@ -160,7 +177,7 @@ class MemoryPool:
         return error
 
     def _release(self, alloc_id: int) -> None:
-        # weakref.finalize callback, and the explicit free (through the finalizer)
+        # from BufferOwner: its __del__, or the explicit free
         self._pending.append(alloc_id)
         if self._lock.acquire(blocking=False):
             try:
@@ -176,11 +193,28 @@ class MemoryPool:
                 continue
             region, block, offset, size = entry
             if poison is None:
-                poison = self.poison
+                poison = self._poison_now()
             if poison:
                 block.fill(offset, size, POISON_BYTE)
-            region.give_back(block, offset, size)
+            region.unclaim(size)
             self._in_use -= size
+            self._cache.setdefault((region.name, size), []).append((region, block, offset))
+
+    def _poison_now(self) -> bool:
+        if self._poison is not None:
+            return self._poison
+        if self._poison_version != context_version():  # the context key, read on change
+            self._poison_flag = get_context("mempool_poison")
+            self._poison_version = context_version()
+        return self._poison_flag
+
+    def _flush_cache(self) -> None:
+        """Hand every cached extent to its region's free extents (coalescing them)."""
+        if self._cache:
+            for (_, size), extents in self._cache.items():
+                for region, block, offset in extents:
+                    region.give_back(block, offset, size)
+            self._cache.clear()
 
     def _reserved(self) -> int:
         return sum(r.reserved for r in self._regions.values())
@@ -199,6 +233,7 @@ class MemoryPool:
         """A snapshot of the counters, overall and per region (see :class:`PoolStats`)."""
         with self._lock:
             self._drain()
+            self._flush_cache()
             return self._stats_locked()
 
     def fragmentation(self) -> float:
@@ -218,6 +253,7 @@ class MemoryPool:
         """Release blocks with nothing allocated in them; return the bytes released."""
         with self._lock:
             self._drain()
+            self._flush_cache()
             return sum(r.release_idle_blocks() for r in self._regions.values())
 
     def summary(self) -> str:

@@ -23,16 +23,24 @@ class Region:
         if hit is None:
             return None
         block_id, offset = hit
+        self.claim(size)
+        return self.blocks[block_id], offset
+
+    def claim(self, size: int) -> None:
+        """Count ``size`` bytes as handed out (from the free extents or the pool's cache)."""
         self.in_use += size
-        self.peak = max(self.peak, self.in_use)
+        if self.in_use > self.peak:
+            self.peak = self.in_use
         self.allocations += 1
         self.live += 1
-        return self.blocks[block_id], offset
+
+    def unclaim(self, size: int) -> None:
+        """Count ``size`` bytes as returned (to the free extents or the pool's cache)."""
+        self.in_use -= size
+        self.live -= 1
 
     def give_back(self, block: Block, offset: int, size: int) -> None:
         self.free.add(block.id, offset, size)
-        self.in_use -= size
-        self.live -= 1
 
     def add_block(self, block: Block) -> None:
         self.blocks[block.id] = block

@@ -65,3 +65,24 @@ def test_a_primitive_without_backward_rule_names_itself():
 def test_failing_kernel_reports_op_and_shapes():
     with pytest.raises(ShapeError, match="add.*\\(2, 3\\) and \\(4, 3\\)"):
         ops.add(np.ones((2, 3)), np.ones((4, 3)))
+
+
+def test_selective_rules_are_told_which_cotangents_are_wanted():
+    seen = []
+    p = Primitive("test_selective")
+    p.def_abstract_eval(lambda x, y: x)
+
+    @def_backward(p, uses=(), selective=True)
+    def _bwd(ct, x, y, *, out, needs):
+        seen.append(needs)
+        return (ct if needs[0] else None), (ct if needs[1] else None)
+
+    from sporeling.compiler.core.primitive import _PRIMITIVES
+    from sporeling.runtime.kernel_registry import get_kernels
+    get_kernels().add_kernel("numpy", "test_selective", lambda b, x, y, out=None: x + y)
+    try:
+        constant = np.ones(2)
+        g = grad(lambda x: ops.sum(bind(p, x, constant)))(np.ones(2))
+        assert np.array_equal(g, np.ones(2)) and seen == [(True, False)]
+    finally:
+        del _PRIMITIVES["test_selective"]

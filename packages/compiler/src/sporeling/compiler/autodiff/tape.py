@@ -105,7 +105,12 @@ def backprop(roots: list[tuple[Node, int, object]], *, release: bool = True,
             ct = tuple(c if c is not None else _zeros(a) for c, a in zip(slots, node.out_avals))
         else:
             ct = slots[0]
-        in_cts = node.rule.fn(ct, *node.saved_in, out=node.saved_out, **node.params)
+        if node.rule.selective:
+            needs = tuple(p is not None for p in node.parents)
+            in_cts = node.rule.fn(ct, *node.saved_in, out=node.saved_out, needs=needs,
+                                  **node.params)
+        else:
+            in_cts = node.rule.fn(ct, *node.saved_in, out=node.saved_out, **node.params)
         if release:
             node.saved_in = node.saved_out = None
         for parent, g in zip(node.parents, in_cts):

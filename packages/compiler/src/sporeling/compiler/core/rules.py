@@ -10,6 +10,11 @@ tuple for multi-result primitives; zeros stand in for outputs that got none). ``
 which operands the rule reads -- input indices and ``"out"``; the others reach the rule as
 :class:`~sporeling.compiler.core.aval.Aval` (shape and dtype only), so eager autodiff can
 release them early.
+
+A rule whose cotangents are expensive may be ``selective=True``: it then also receives
+``needs``, one bool per input saying whether anything wants that input's cotangent, and
+returns ``None`` for the others (the input gradient of a network's first convolution is
+never used, and is the most expensive part of its backward).
 """
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ ALL_OPERANDS = None
 class BackwardRule:
     fn: Callable
     uses: frozenset | None  # None: everything
+    selective: bool = False  # takes needs=(bool per input)
 
     def needs_input(self, i: int) -> bool:
         return self.uses is None or i in self.uses
@@ -41,10 +47,11 @@ class BackwardRule:
 _BACKWARD: dict[str, BackwardRule] = {}
 
 
-def def_backward(prim: Primitive, uses=ALL_OPERANDS):
+def def_backward(prim: Primitive, uses=ALL_OPERANDS, selective: bool = False):
     """Decorator: ``fn`` becomes ``prim``'s backward rule (see the module doc)."""
     def put(fn: Callable) -> Callable:
-        _BACKWARD[prim.name] = BackwardRule(fn, None if uses is None else frozenset(uses))
+        _BACKWARD[prim.name] = BackwardRule(fn, None if uses is None else frozenset(uses),
+                                            selective)
         return fn
     return put
 

@@ -42,17 +42,20 @@ def _matmul_aval(x, y):
     return Aval(shape, dtype)
 
 
-@def_backward(matmul_p, uses=(0, 1))
-def _matmul_bwd(ct, x, y, *, out):
+@def_backward(matmul_p, uses=(0, 1), selective=True)
+def _matmul_bwd(ct, x, y, *, out, needs):
     from .shape import reshape, swap_last_axes
     xs, ys = tuple(x.shape), tuple(y.shape)
     x2 = reshape(x, (1,) + xs) if len(xs) == 1 else x  # vectors as 1-row / 1-column matrices
     y2 = reshape(y, ys + (1,)) if len(ys) == 1 else y
     batch = broadcast_shapes("matmul", x2.shape[:-2], y2.shape[:-2])
     ct2 = reshape(ct, batch + (x2.shape[-2], y2.shape[-1]))
-    gx = unbroadcast(matmul(ct2, swap_last_axes(y2)), tuple(x2.shape))
-    gy = unbroadcast(matmul(swap_last_axes(x2), ct2), tuple(y2.shape))
-    return reshape(gx, xs), reshape(gy, ys)
+    gx = gy = None
+    if needs[0]:
+        gx = reshape(unbroadcast(matmul(ct2, swap_last_axes(y2)), tuple(x2.shape)), xs)
+    if needs[1]:
+        gy = reshape(unbroadcast(matmul(swap_last_axes(x2), ct2), tuple(y2.shape)), ys)
+    return gx, gy
 
 
 def matmul(x, y):

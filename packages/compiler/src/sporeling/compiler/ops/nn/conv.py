@@ -98,32 +98,39 @@ def _output_padding(x_shape, y_shape, w_shape, stride, padding, dilation):
     return tuple(int(a - b) for a, b in zip(x_shape[2:], zero))
 
 
-@def_backward(conv2d_p, uses=(0, 1))
-def _conv2d_bwd(ct, x, w, *, out, stride, padding, dilation, groups):
-    op = _output_padding(x.shape, ct.shape, w.shape, stride, padding, dilation)
-    gx = bind(conv_transpose2d_p, ct, w, stride=stride, padding=padding, dilation=dilation,
-              groups=groups, output_padding=op)
-    gw = bind(conv2d_weight_grad_p, x, ct, stride=stride, padding=padding,
-              dilation=dilation, groups=groups, kernel_size=tuple(w.shape[2:]))
+@def_backward(conv2d_p, uses=(0, 1), selective=True)
+def _conv2d_bwd(ct, x, w, *, out, needs, stride, padding, dilation, groups):
+    gx = gw = None
+    if needs[0]:
+        op = _output_padding(x.shape, ct.shape, w.shape, stride, padding, dilation)
+        gx = bind(conv_transpose2d_p, ct, w, stride=stride, padding=padding,
+                  dilation=dilation, groups=groups, output_padding=op)
+    if needs[1]:
+        gw = bind(conv2d_weight_grad_p, x, ct, stride=stride, padding=padding,
+                  dilation=dilation, groups=groups, kernel_size=tuple(w.shape[2:]))
     return gx, gw
 
 
-@def_backward(conv_transpose2d_p, uses=(0, 1))
-def _conv_transpose2d_bwd(ct, y, w, *, out, stride, padding, dilation, groups,
+@def_backward(conv_transpose2d_p, uses=(0, 1), selective=True)
+def _conv_transpose2d_bwd(ct, y, w, *, out, needs, stride, padding, dilation, groups,
                           output_padding):
     params = dict(stride=stride, padding=padding, dilation=dilation, groups=groups)
-    gy = bind(conv2d_p, ct, w, **params)
-    gw = bind(conv2d_weight_grad_p, ct, y, kernel_size=tuple(w.shape[2:]), **params)
+    gy = bind(conv2d_p, ct, w, **params) if needs[0] else None
+    gw = bind(conv2d_weight_grad_p, ct, y, kernel_size=tuple(w.shape[2:]), **params) \
+        if needs[1] else None
     return gy, gw
 
 
-@def_backward(conv2d_weight_grad_p, uses=(0, 1))
-def _conv2d_weight_grad_bwd(ct, x, g, *, out, stride, padding, dilation, groups,
+@def_backward(conv2d_weight_grad_p, uses=(0, 1), selective=True)
+def _conv2d_weight_grad_bwd(ct, x, g, *, out, needs, stride, padding, dilation, groups,
                             kernel_size):
     params = dict(stride=stride, padding=padding, dilation=dilation, groups=groups)
-    op = _output_padding(x.shape, g.shape, ct.shape, stride, padding, dilation)
-    gx = bind(conv_transpose2d_p, g, ct, output_padding=op, **params)
-    gg = bind(conv2d_p, x, ct, **params)
+    gx = gg = None
+    if needs[0]:
+        op = _output_padding(x.shape, g.shape, ct.shape, stride, padding, dilation)
+        gx = bind(conv_transpose2d_p, g, ct, output_padding=op, **params)
+    if needs[1]:
+        gg = bind(conv2d_p, x, ct, **params)
     return gx, gg
 
 

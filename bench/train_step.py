@@ -1,0 +1,217 @@
+"""Training-step speed, side by side: Sporeling PyNative vs hand-written NumPy vs PyTorch.
+
+(a) MLP 784-512-512-10, batch 128, SGD with momentum; (b) LeNet-5 on 1x28x28, batch 64;
+(c) per-op cost of a 10-op chain on 8-element tensors, forward + backward.
+
+All contenders start from the same weights and take the same steps, so their losses must
+agree (printed as a check). Medians over interleaved repeats.
+
+    python bench/train_step.py [--repeats 30]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from reference.lenet import NumpyLeNet  # noqa: E402
+from reference.mlp import NumpyMLP  # noqa: E402
+
+import sporeling.expression as sx  # noqa: E402
+from sporeling.expression import nn  # noqa: E402
+
+try:
+    import torch
+    torch.set_num_threads(2)
+except ImportError:  # PyTorch is optional: only a comparison
+    torch = None
+
+LR, MOMENTUM = 0.01, 0.9
+
+
+def sporeling_mlp(ref: NumpyMLP):
+    layers = []
+    for i in range(0, len(ref.params), 2):
+        w, b = ref.params[i], ref.params[i + 1]
+        dense = nn.Dense(w.shape[0], w.shape[1])
+        dense.weight.set_data(sx.Tensor(w.T.copy()))
+        dense.bias.set_data(sx.Tensor(b.copy()))
+        layers += [dense, nn.ReLU()]
+    return nn.SequentialCell(*layers[:-1])
+
+
+def sporeling_lenet(ref: NumpyLeNet):
+    p = ref.params
+    net = nn.SequentialCell(
+        nn.Conv2d(1, 6, 5, pad_mode="pad", padding=2, has_bias=True), nn.ReLU(),
+        nn.MaxPool2d(2, 2),
+        nn.Conv2d(6, 16, 5, pad_mode="valid", has_bias=True), nn.ReLU(), nn.MaxPool2d(2, 2),
+        nn.Flatten(), nn.Dense(400, 120), nn.ReLU(), nn.Dense(120, 84), nn.ReLU(),
+        nn.Dense(84, 10))
+    params = net.trainable_params()
+    for param, value, is_dense in zip(params, p, [False] * 4 + [True] * 6):
+        value = value.T if is_dense and value.ndim == 2 else value
+        param.set_data(sx.Tensor(np.ascontiguousarray(value)))
+    return net
+
+
+def sporeling_step(net):
+    loss_net = nn.WithLossCell(net, nn.CrossEntropyLoss())
+    optimizer = nn.SGD(net.trainable_params(), learning_rate=LR, momentum=MOMENTUM)
+    train = nn.TrainOneStepCell(loss_net, optimizer)
+    train.set_train()
+    return lambda x, y: float(train(sx.Tensor(x), sx.Tensor(y)).asnumpy())
+
+
+def torch_step(layers_from_ref):
+    net = layers_from_ref()
+    opt = torch.optim.SGD(net.parameters(), lr=LR, momentum=MOMENTUM)
+    loss_fn = torch.nn.CrossEntropyLoss()
+
+    def step(x, y):
+        opt.zero_grad()
+        loss = loss_fn(net(torch.from_numpy(x)), torch.from_numpy(y.astype(np.int64)))
+        loss.backward()
+        opt.step()
+        return float(loss)
+    return step
+
+
+def torch_mlp(ref):
+    def build():
+        mods = []
+        for i in range(0, len(ref.params), 2):
+            w, b = ref.params[i], ref.params[i + 1]
+            lin = torch.nn.Linear(*w.shape)
+            with torch.no_grad():
+                lin.weight.copy_(torch.from_numpy(w.T.copy()))
+                lin.bias.copy_(torch.from_numpy(b))
+            mods += [lin, torch.nn.ReLU()]
+        return torch.nn.Sequential(*mods[:-1])
+    return build
+
+
+def torch_lenet(ref):
+    def build():
+        net = torch.nn.Sequential(
+            torch.nn.Conv2d(1, 6, 5, padding=2), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+            torch.nn.Conv2d(6, 16, 5), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+            torch.nn.Flatten(), torch.nn.Linear(400, 120), torch.nn.ReLU(),
+            torch.nn.Linear(120, 84), torch.nn.ReLU(), torch.nn.Linear(84, 10))
+        with torch.no_grad():
+            for param, value in zip(net.parameters(), ref.params):
+                value = value.T if value.ndim == 2 else value
+                param.copy_(torch.from_numpy(np.ascontiguousarray(value)))
+        return net
+    return build
+
+
+def race(contenders: dict, x, y, repeats: int, warmup: int = 3):
+    """Interleaved repeats; returns {name: (median seconds, losses)}."""
+    times = {name: [] for name in contenders}
+    losses = {name: [] for name in contenders}
+    for i in range(warmup + repeats):
+        for name, step in contenders.items():
+            start = time.perf_counter()
+            loss = step(x, y)
+            elapsed = time.perf_counter() - start
+            losses[name].append(loss)
+            if i >= warmup:
+                times[name].append(elapsed)
+    return {n: (statistics.median(times[n]), losses[n]) for n in contenders}
+
+
+def chain_contenders():
+    x8 = np.linspace(0.1, 0.8, 8).astype(np.float32)
+    ops = sx.ops
+
+    def f(x):
+        y = ops.mul(x, 1.5)
+        y = ops.add(y, 0.5)
+        y = ops.tanh(y)
+        y = ops.mul(y, x)
+        y = ops.exp(y)
+        y = ops.sub(y, x)
+        y = ops.sigmoid(y)
+        y = ops.mul(y, y)
+        y = ops.add(y, x)
+        return ops.sum(y)  # 10 ops
+
+    grad_f = sx.grad(f)
+    xt = sx.Tensor(x8)
+    contenders = {"sporeling": lambda: grad_f(xt)}
+    if torch is not None:
+        xt_torch = torch.from_numpy(x8.copy()).requires_grad_()
+
+        def torch_chain():
+            y = xt_torch * 1.5
+            y = y + 0.5
+            y = torch.tanh(y)
+            y = y * xt_torch
+            y = torch.exp(y)
+            y = y - xt_torch
+            y = torch.sigmoid(y)
+            y = y * y
+            y = y + xt_torch
+            y = y.sum()
+            (g,) = torch.autograd.grad(y, xt_torch)
+            return g
+        contenders["pytorch"] = torch_chain
+    return contenders
+
+
+def time_chain(repeats: int) -> dict[str, float]:
+    """Median microseconds per op (forward + backward) over batches of 200 chains."""
+    contenders = chain_contenders()
+    samples = {n: [] for n in contenders}
+    for _ in range(repeats):
+        for name, fn in contenders.items():
+            start = time.perf_counter()
+            for _ in range(200):
+                fn()
+            samples[name].append((time.perf_counter() - start) / 200 / 10 * 1e6)
+    return {n: statistics.median(v) for n, v in samples.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=30)
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    rows = []
+    for label, ref_cls, build, torch_build, x_shape, batch in [
+            ("MLP 784-512-512-10, b128", NumpyMLP, sporeling_mlp, torch_mlp, (784,), 128),
+            ("LeNet-5 1x28x28, b64", NumpyLeNet, sporeling_lenet, torch_lenet, (1, 28, 28), 64)]:
+        x = rng.standard_normal((batch,) + x_shape).astype(np.float32)
+        y = rng.integers(0, 10, batch).astype(np.int32)
+        ref = ref_cls(lr=LR, momentum=MOMENTUM)
+        contenders = {"sporeling pynative": sporeling_step(build(ref))}
+        if torch is not None:
+            contenders["pytorch eager"] = torch_step(torch_build(ref))
+        contenders["numpy by hand"] = ref.step  # last: the others copied its start weights
+        results = race(contenders, x, y, args.repeats)
+        base = results["numpy by hand"][0]
+        final = {n: r[1][-1] for n, r in results.items()}
+        for name, (median, _) in results.items():
+            rows.append((label, name, f"{median * 1e3:.2f} ms", f"{median / base:.2f}x",
+                         f"{final[name]:.5f}"))
+    print(f"{'model':<26} {'contender':<20} {'median':>10} {'x numpy':>8} {'final loss':>11}")
+    print("-" * 80)
+    for row in rows:
+        print(f"{row[0]:<26} {row[1]:<20} {row[2]:>10} {row[3]:>8} {row[4]:>11}")
+    per_op = time_chain(max(5, args.repeats // 3))
+    print()
+    print("10-op chain on 8-element float32 tensors, forward + backward, per op:")
+    for name, us in per_op.items():
+        print(f"  {name:<12} {us:6.1f} us/op")
+    if "pytorch" in per_op:
+        print(f"  ratio sporeling/pytorch: {per_op['sporeling'] / per_op['pytorch']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""Models by name, filled through ``sporeling_add_models``.
+
+    >>> from sporeling.zoo import create_model, list_models
+    >>> "lenet5_digits" in list_models()
+    True
+    >>> net = create_model("mlp_digits")
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Callable
+
+from sporeling.core import PluginError, Registry, get_plugin_host
+
+__all__ = ["ModelEntry", "ModelRegistry", "get_models", "list_models", "create_model"]
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A buildable model: its factory, what it is, and the input one sample has."""
+    name: str
+    factory: Callable
+    description: str
+    input_shape: tuple[int, ...]
+
+
+class ModelRegistry(Registry[ModelEntry]):
+    """What ``sporeling_add_models`` fills."""
+
+    def __init__(self):
+        super().__init__("model")
+
+    def add_model(self, name: str, factory: Callable, *, description: str,
+                  input_shape: tuple[int, ...]) -> None:
+        if not callable(factory):
+            raise PluginError(f"model {name!r} from plugin {self.source!r} has no factory",
+                              expected="a callable returning an nn.Cell", got=repr(factory))
+        self.add(name, ModelEntry(name, factory, description, tuple(input_shape)))
+
+
+def get_models() -> ModelRegistry:
+    """Every installed plugin's models (collected once per plugin host)."""
+    host = get_plugin_host()
+    return host.cached("zoo.models", lambda: host.collect("sporeling_add_models",
+                                                          ModelRegistry()))
+
+
+def list_models() -> list[str]:
+    """The names :func:`create_model` accepts."""
+    return get_models().names()
+
+
+def create_model(name: str, **kwargs):
+    """Build the model registered as ``name``; an unknown name lists the close ones."""
+    models = get_models()
+    if name not in models:
+        close = difflib.get_close_matches(name, models.names(), n=3)
+        raise PluginError(f"no model named {name!r}", op="create_model",
+                          expected=f"one of {', '.join(models.names())}", got=repr(name),
+                          hint=f"Did you mean {', '.join(map(repr, close))}?" if close else None)
+    return models[name].factory(**kwargs)

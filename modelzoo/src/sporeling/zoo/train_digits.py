@@ -1,0 +1,64 @@
+"""``sporeling train``: the main job -- train a digits classifier, report test accuracy,
+save a checkpoint.
+
+    sporeling train                       # LeNet-5 style CNN, PyNative mode
+    sporeling train --model mlp --epochs 20
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+MODELS = {"lenet": "lenet5_digits", "mlp": "mlp_digits"}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", choices=sorted(MODELS), default="lenet",
+                        help="network to train (default: lenet)")
+    parser.add_argument("--epochs", type=int, default=40, help="passes over the data")
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=2e-3,
+                        help="Adam's peak learning rate (cosine decay to 2%% of it)")
+    parser.add_argument("--mode", choices=["pynative", "graph"], default="pynative",
+                        help="execution mode (graph arrives with the Graph-mode work)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--output", type=Path, default=Path("checkpoints"),
+                        help="folder for the checkpoint")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.mode == "graph":
+        print("sporeling train: --mode graph is not available yet: Graph mode (compiling "
+              "construct to IR) arrives with the Graph-mode issue (#4). Use --mode pynative.")
+        return 2
+    import sporeling.expression as sx
+    from sporeling.core import set_seed
+
+    from .datasets import batches, load_digits_split
+    from .registry import create_model
+
+    set_seed(args.seed)
+    split = load_digits_split(seed=args.seed)
+    net = create_model(MODELS[args.model])
+    loss_fn = sx.nn.CrossEntropyLoss()
+    steps_per_epoch = -(-len(split.train_y) // args.batch_size)
+    schedule = sx.nn.cosine_decay_lr(0.02 * args.lr, args.lr, steps_per_epoch * args.epochs,
+                                     steps_per_epoch, args.epochs)
+    optimizer = sx.nn.Adam(net.trainable_params(), learning_rate=schedule)
+    model = sx.Model(net, loss_fn=loss_fn, optimizer=optimizer, metrics={"acc"})
+    callbacks = [] if args.no_progress else [sx.train.ProgressBar()]
+    train_data = batches(split.train_x, split.train_y, args.batch_size, seed=args.seed)
+    start = time.perf_counter()
+    model.train(args.epochs, train_data, callbacks=callbacks)
+    seconds = time.perf_counter() - start
+    result = model.eval(batches(split.test_x, split.test_y, 256, shuffle=False))
+    args.output.mkdir(parents=True, exist_ok=True)
+    path = args.output / f"{MODELS[args.model]}.safetensors"
+    sx.save_checkpoint(net, str(path))
+    print(f"model {args.model}: {args.epochs} epochs in {seconds:.1f} s "
+          f"({len(split.train_y)} training images)")
+    print(f"test accuracy: {100 * result['acc']:.2f}% on {len(split.test_y)} images")
+    print(f"checkpoint: {path}")
+    return 0

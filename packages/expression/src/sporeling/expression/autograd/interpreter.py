@@ -1,0 +1,76 @@
+"""The PyNative interpreter: runs ops on Tensors eagerly and records them for ``grad``.
+
+``sporeling.compiler.bind`` hands a primitive to this interpreter when a Tensor is among the
+operands (``Tensor._interpreter``). It unwraps the Tensors to their arrays, runs the kernel
+through the eager interpreter below, and wraps the results as Tensors. While a ``grad`` is
+recording (see :mod:`.state`) and an operand carries a node of the current tape, it records
+a node with :func:`sporeling.compiler.autodiff.tape.record`.
+
+What a node saves depends on who will run its backward rule. A node recorded while only one
+``grad`` is recording is differentiated by that ``grad`` alone, with nothing recording its
+backward, so it saves the raw arrays: the rules then run straight on the eager kernels (the
+fast path) and no Tensor <-> node reference cycle keeps memory alive. Under nested ``grad``
+calls the backward of this node is itself recorded (grad of grad), so it saves Tensors that
+carry their nodes.
+"""
+from __future__ import annotations
+
+from sporeling.compiler.autodiff.tape import record
+from sporeling.compiler.core import Interpreter, eager, next_level
+
+from ..tensor.tensor import Tensor, wrap
+from .state import STATE
+
+__all__ = ["PyNativeInterpreter", "PYNATIVE"]
+
+
+class PyNativeInterpreter(Interpreter):
+    """Owner of every Tensor: eager kernels, plus recording while ``grad`` is active."""
+
+    def __init__(self):
+        self.level = next_level()
+
+    def apply(self, prim, args, params):
+        # Interpreters created later (tracing, compiler vjp) have higher levels and unwrap
+        # their own values first, so operands here are Tensors, arrays and Python values.
+        level = STATE.level
+        if not level:  # fast path: nothing to record
+            out = _run(prim, [a._data if isinstance(a, Tensor) else a for a in args], params)
+            if prim.multiple_results:
+                return tuple(wrap(o) for o in out)
+            return wrap(out)
+        tape, inner, parents, traced = STATE.tape, [], [], False
+        for a in args:
+            if isinstance(a, Tensor):
+                inner.append(a._data)
+                node = a._node
+                if node is not None and a._tape is tape:
+                    parents.append((node, a._index))
+                    traced = True
+                    continue
+            else:
+                inner.append(a)
+            parents.append(None)
+        out = _run(prim, inner, params)
+        multi = prim.multiple_results
+        outs = tuple(wrap(o) for o in out) if multi else wrap(out)
+        if not traced or not prim.differentiable:
+            return outs
+        if level == 1:  # only this grad's backward reads the node: raw arrays
+            node = record(prim, params, tuple(inner), tuple(parents),
+                          tuple(o._data for o in outs) if multi else outs._data)
+        else:
+            node = record(prim, params, args, tuple(parents), outs)
+        if multi:
+            for i, o in enumerate(outs):
+                o._node, o._index, o._tape = node, i, tape
+        else:
+            outs._node, outs._tape = node, tape
+        return outs
+
+
+_run = eager.apply
+
+
+PYNATIVE = PyNativeInterpreter()
+Tensor._interpreter = PYNATIVE

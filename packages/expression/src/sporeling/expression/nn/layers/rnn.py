@@ -1,0 +1,188 @@
+"""Recurrent layers: ``LSTM`` and ``GRU`` (multi-layer, bidirectional, batch_first,
+``seq_length`` for padded batches), written with ops so that ``grad`` differentiates them.
+
+Per layer and direction the input projection of every time step is one matmul up front;
+each step then costs one matmul (``h @ W_hh.T``, all gates fused) and elementwise ops.
+Parameter names and gate order are PyTorch's and MindSpore 2.x's: ``weight_ih_l0``
+(4H, input) with gates ``i, f, g, o`` for LSTM and ``r, z, n`` for GRU, ``weight_hh_l0``,
+``bias_ih_l0``, ``bias_hh_l0``, and ``..._reverse`` for the backward direction; all
+initialised ``U(-1/sqrt(H), 1/sqrt(H))``.
+
+    >>> import numpy as np
+    >>> from sporeling.expression import nn
+    >>> lstm = nn.LSTM(4, 8, num_layers=2, batch_first=True, bidirectional=True)
+    >>> out, (h, c) = lstm(np.zeros((3, 5, 4), np.float32))
+    >>> out.shape, h.shape, c.shape
+    ((3, 5, 16), (4, 3, 8), (4, 3, 8))
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sporeling.compiler import ops
+from sporeling.core import SporelingError
+
+from ..cell import Cell
+from ..init import Uniform
+from ._check import shape_error
+from ._params import make_param
+from .dropout import Dropout
+
+__all__ = ["LSTM", "GRU"]
+
+
+class _RNNBase(Cell):
+    _gates = 1
+    _states = 1  # 2 for LSTM: (h, c)
+
+    def __init__(self, input_size, hidden_size, num_layers=1, has_bias=True,
+                 batch_first=False, dropout=0.0, bidirectional=False, dtype="float32"):
+        super().__init__()
+        if not 0 <= dropout < 1:
+            raise SporelingError("bad dropout", op=type(self).__name__,
+                                 expected="0 <= dropout < 1", got=dropout)
+        self.input_size, self.hidden_size = int(input_size), int(hidden_size)
+        self.num_layers, self.has_bias = int(num_layers), bool(has_bias)
+        self.batch_first, self.bidirectional = bool(batch_first), bool(bidirectional)
+        self.dropout = float(dropout)
+        self.num_directions = 2 if bidirectional else 1
+        init = Uniform(1.0 / math.sqrt(self.hidden_size))
+        g, h = self._gates * self.hidden_size, self.hidden_size
+        self._names = []
+        for layer in range(self.num_layers):
+            size = self.input_size if layer == 0 else h * self.num_directions
+            for suffix in ("", "_reverse")[:self.num_directions]:
+                names = [f"weight_ih_l{layer}{suffix}", f"weight_hh_l{layer}{suffix}"]
+                setattr(self, names[0], make_param(init, (g, size), names[0], dtype))
+                setattr(self, names[1], make_param(init, (g, h), names[1], dtype))
+                if self.has_bias:
+                    names += [f"bias_ih_l{layer}{suffix}", f"bias_hh_l{layer}{suffix}"]
+                    setattr(self, names[2], make_param(init, (g,), names[2], dtype))
+                    setattr(self, names[3], make_param(init, (g,), names[3], dtype))
+                self._names.append(tuple(names))
+        self.dropout_layer = Dropout(p=self.dropout) if self.dropout > 0 else None
+
+    def _weights(self, index):
+        names = self._names[index]
+        w_ih, w_hh = getattr(self, names[0]), getattr(self, names[1])
+        if len(names) == 2:
+            return w_ih, w_hh, None, None
+        return w_ih, w_hh, getattr(self, names[2]), getattr(self, names[3])
+
+    def _check(self, x, hx):
+        shape = tuple(x.shape)
+        layout = "(N, T, input_size)" if self.batch_first else "(T, N, input_size)"
+        if len(shape) != 3 or shape[2] != self.input_size:
+            raise shape_error(self, "wrong input shape",
+                              layout.replace("input_size", str(self.input_size)), shape)
+        n = shape[0] if self.batch_first else shape[1]
+        want = (self.num_layers * self.num_directions, n, self.hidden_size)
+        states = (hx,) if self._states == 1 else (hx if hx is not None else ())
+        for s in states:
+            if s is not None and tuple(s.shape) != want:
+                raise shape_error(self, "wrong initial state shape", want, tuple(s.shape))
+        return n
+
+    def _run(self, x, hx, seq_length):
+        """``x`` time-major; returns output (T, N, D*H) and the final states per layer."""
+        steps, n = x.shape[0], x.shape[1]
+        zeros = np.zeros((n, self.hidden_size), x.dtype)
+        masks = None
+        if seq_length is not None:
+            lengths = np.asarray(seq_length).reshape(1, -1, 1)
+            masks = np.arange(steps).reshape(-1, 1, 1) < lengths  # (T, N, 1)
+        finals = []
+        for layer in range(self.num_layers):
+            if layer and self.dropout_layer is not None:
+                x = self.dropout_layer(x)
+            outs = []
+            for direction in range(self.num_directions):
+                index = layer * self.num_directions + direction
+                state = tuple(zeros if s is None else ops.getitem(s, index) for s in hx)
+                out, state = self._direction(x, state, self._weights(index), direction == 1,
+                                             masks)
+                outs.append(out)
+                finals.append(state)
+            x = outs[0] if len(outs) == 1 else ops.concat(outs, -1)
+        return x, finals
+
+    def _direction(self, x, state, weights, reverse, masks):
+        w_ih, w_hh, b_ih, b_hh = weights
+        xw = ops.matmul(x, ops.swap_last_axes(w_ih))  # every step's input projection at once
+        xw = self._input_bias(xw, b_ih, b_hh)
+        w_hh_t = ops.swap_last_axes(w_hh)
+        outputs = [None] * x.shape[0]
+        order = range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0])
+        for t in order:
+            new = self._step(ops.getitem(xw, t), state, w_hh_t, b_hh)
+            if masks is not None:  # padded steps keep the state and output zeros
+                mask = masks[t]
+                new = tuple(ops.where(mask, a, b) for a, b in zip(new, state))
+                outputs[t] = ops.where(mask, new[0], 0.0)
+            else:
+                outputs[t] = new[0]
+            state = new
+        return ops.stack(outputs, 0), state
+
+    def construct(self, x, hx=None, seq_length=None):
+        self._check(x, hx)
+        if self.batch_first:
+            x = ops.transpose(x, (1, 0, 2))
+        states = (hx,) if self._states == 1 else (hx if hx is not None else (None, None))
+        out, finals = self._run(x, states, seq_length)
+        if self.batch_first:
+            out = ops.transpose(out, (1, 0, 2))
+        stacked = tuple(ops.stack([f[i] for f in finals], 0) for i in range(self._states))
+        return out, (stacked[0] if self._states == 1 else stacked)
+
+    def extend_repr(self) -> str:
+        return (f"input_size={self.input_size}, hidden_size={self.hidden_size}, "
+                f"num_layers={self.num_layers}, has_bias={self.has_bias}, "
+                f"batch_first={self.batch_first}, dropout={self.dropout}, "
+                f"bidirectional={self.bidirectional}")
+
+
+class LSTM(_RNNBase):
+    """Long short-term memory over (T, N, input_size), or (N, T, input_size) with
+    ``batch_first``. ``construct(x, hx=None, seq_length=None)`` with ``hx = (h0, c0)``, each
+    (num_layers * num_directions, N, hidden_size), zeros if omitted; returns
+    ``(output, (h_n, c_n))``, output (T, N, num_directions * hidden_size). ``seq_length``
+    (N,) holds each sequence's length: later steps keep the state and output zeros."""
+
+    _gates, _states = 4, 2
+
+    def _input_bias(self, xw, b_ih, b_hh):
+        return xw if b_ih is None else ops.add(xw, ops.add(b_ih, b_hh))
+
+    def _step(self, xw_t, state, w_hh_t, b_hh):
+        h, c = state
+        gates = ops.add(xw_t, ops.matmul(h, w_hh_t))
+        i, f, g, o = ops.split(gates, 4, -1)
+        c = ops.add(ops.mul(ops.sigmoid(f), c), ops.mul(ops.sigmoid(i), ops.tanh(g)))
+        return ops.mul(ops.sigmoid(o), ops.tanh(c)), c
+
+
+class GRU(_RNNBase):
+    """Gated recurrent unit over (T, N, input_size), or (N, T, input_size) with
+    ``batch_first``. ``construct(x, hx=None, seq_length=None)`` with ``hx`` (num_layers *
+    num_directions, N, hidden_size); returns ``(output, h_n)``. The candidate is
+    ``n = tanh(W_in x + b_in + r * (W_hn h + b_hn))`` as in PyTorch and MindSpore."""
+
+    _gates, _states = 3, 1
+
+    def _input_bias(self, xw, b_ih, b_hh):
+        return xw if b_ih is None else ops.add(xw, b_ih)
+
+    def _step(self, xw_t, state, w_hh_t, b_hh):
+        (h,) = state
+        hw = ops.matmul(h, w_hh_t)
+        if b_hh is not None:
+            hw = ops.add(hw, b_hh)
+        xr, xz, xn = ops.split(xw_t, 3, -1)
+        hr, hz, hn = ops.split(hw, 3, -1)
+        r = ops.sigmoid(ops.add(xr, hr))
+        z = ops.sigmoid(ops.add(xz, hz))
+        n = ops.tanh(ops.add(xn, ops.mul(r, hn)))
+        return (ops.add(n, ops.mul(z, ops.sub(h, n))),)  # (1 - z) * n + z * h

@@ -1,0 +1,64 @@
+"""The three forms a learning rate takes: a number, one value per step, a schedule."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .lr_schedule import LearningRateSchedule
+from ._arrays import to_numpy
+
+__all__ = ["LearningRate", "as_learning_rate"]
+
+
+class LearningRate:
+    """The learning rate at a given step. ``values`` is None for a schedule."""
+    __slots__ = ("constant", "values", "schedule")
+
+    def __init__(self, constant=None, values=None, schedule=None):
+        self.constant, self.values, self.schedule = constant, values, schedule
+
+    def at(self, step: int) -> float:
+        if self.constant is not None:
+            return self.constant
+        if self.values is not None:
+            # past the end of a per-step list the last value stays (documented)
+            return float(self.values[min(step, len(self.values) - 1)])
+        return float(self.schedule(step))
+
+    def __repr__(self) -> str:
+        form = self.constant if self.constant is not None else (
+            f"{len(self.values)} per-step values" if self.values is not None
+            else self.schedule)
+        return f"LearningRate({form})"
+
+
+def as_learning_rate(value, where: str = "learning_rate") -> LearningRate:
+    """Normalise a float, a sequence/array/Tensor of per-step values or a
+    ``LearningRateSchedule`` (or any callable ``step -> lr``)."""
+    if isinstance(value, LearningRate):
+        return value
+    if isinstance(value, bool):
+        raise TypeError(f"{where}: expected a float, per-step values or a "
+                        f"LearningRateSchedule, got bool")
+    if isinstance(value, numbers.Real):
+        if value < 0:
+            raise ValueError(f"{where}: expected a learning rate >= 0, got {value}")
+        return LearningRate(constant=float(value))
+    if isinstance(value, LearningRateSchedule) or (
+            callable(value) and not hasattr(value, "shape") and
+            not isinstance(value, (list, tuple))):
+        return LearningRate(schedule=value)
+    try:
+        arr = np.asarray(to_numpy(value), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{where}: expected a float, per-step values or a "
+                        f"LearningRateSchedule, got {type(value).__name__}") from None
+    if arr.ndim == 0:
+        return as_learning_rate(float(arr), where)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{where}: per-step learning rates must be a non-empty 1-D "
+                         f"sequence, got shape {arr.shape}")
+    if (arr < 0).any():
+        raise ValueError(f"{where}: learning rates must be >= 0, got min {arr.min()}")
+    return LearningRate(values=arr)

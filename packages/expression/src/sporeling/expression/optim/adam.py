@@ -1,0 +1,78 @@
+"""``Adam`` (L2 weight decay, optional AMSGrad) and ``AdamW`` (decoupled decay).
+
+Numerics are PyTorch's: with bias corrections ``bc1 = 1 - beta1**t``, ``bc2 = 1 - beta2**t``,
+``w -= lr / bc1 * m / (sqrt(v) / sqrt(bc2) + eps)``. MindSpore's ``Adam`` kernel puts
+``eps`` outside the bias correction (``lr * sqrt(bc2) / bc1 * m / (sqrt(v) + eps)``), and its
+``AdamWeightDecay`` has no bias correction at all; ``AdamW`` here is PyTorch's.
+
+    >>> import numpy as np
+    >>> w = np.array([1.0, -1.0])
+    >>> _ = Adam([w], learning_rate=0.1)((np.array([0.5, -2.0]),))
+    >>> np.round(w, 6)  # the first Adam step moves each weight by lr against its gradient
+    array([ 0.9, -0.9])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .optimizer import Optimizer
+
+__all__ = ["Adam", "AdamW"]
+
+
+class Adam(Optimizer):
+    """Adam (MindSpore's ``nn.Adam`` names; ``weight_decay`` is L2 added to the gradient)."""
+
+    def __init__(self, params, learning_rate=1e-3, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-8, weight_decay: float = 0.0, loss_scale: float = 1.0,
+                 use_amsgrad: bool = False):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        name = type(self).__name__
+        for label, beta in (("beta1", beta1), ("beta2", beta2)):
+            if not 0.0 <= beta < 1.0:
+                raise ValueError(f"{name}: {label} must be in [0, 1), got {beta}")
+        if eps <= 0:
+            raise ValueError(f"{name}: eps must be > 0, got {eps}")
+        self.beta1, self.beta2, self.eps = float(beta1), float(beta2), float(eps)
+        self.use_amsgrad = bool(use_amsgrad)
+
+    def _init_state(self, w):
+        state = {"step": 0, "m": np.zeros_like(w), "v": np.zeros_like(w)}
+        if self.use_amsgrad:
+            state["v_max"] = np.zeros_like(w)
+        return state
+
+    def _update(self, w, g, state, lr, weight_decay):
+        b1, b2 = self.beta1, self.beta2
+        t = state["step"] = state["step"] + 1
+        m, v = state["m"], state["v"]
+        m *= b1
+        m += (1.0 - b1) * g
+        v *= b2
+        v += (1.0 - b2) * (g * g)
+        if self.use_amsgrad:
+            np.maximum(state["v_max"], v, out=state["v_max"])
+            v = state["v_max"]
+        bc1, bc2 = 1.0 - b1 ** t, 1.0 - b2 ** t
+        denom = np.sqrt(v) * (1.0 / np.sqrt(bc2))
+        denom += self.eps
+        return self._decayed(w, lr, weight_decay) - (lr / bc1) * (m / denom)
+
+    def _decayed(self, w, lr, weight_decay):
+        return w
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (PyTorch's ``AdamW``): before the Adam step,
+    ``w *= 1 - lr * weight_decay``. Default ``weight_decay`` 0.01 as PyTorch's."""
+
+    _decoupled_weight_decay = True
+
+    def __init__(self, params, learning_rate=1e-3, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-8, weight_decay: float = 1e-2, loss_scale: float = 1.0,
+                 use_amsgrad: bool = False):
+        super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale,
+                         use_amsgrad)
+
+    def _decayed(self, w, lr, weight_decay):
+        return w * (1.0 - lr * weight_decay) if weight_decay else w

@@ -1,0 +1,202 @@
+"""``Optimizer``: the base of every optimiser (MindSpore's ``nn.Optimizer``).
+
+An optimiser owns the parameters it updates, their learning rates and weight decays
+(possibly per parameter group), and one step counter. ``optimizer(grads)`` applies one
+update, with ``grads`` in the order of ``optimizer.parameters``:
+
+    >>> import numpy as np
+    >>> from sporeling.expression.optim import SGD
+    >>> w = np.array([1.0, 2.0])                 # any Parameter, or a NumPy array
+    >>> opt = SGD([w], learning_rate=0.5)
+    >>> opt((np.array([1.0, -1.0]),))
+    True
+    >>> w, opt.global_step
+    (array([0.5, 2.5]), 1)
+
+Where MindSpore's conventions surprise a PyTorch user (all followed here):
+
+* ``weight_decay`` set on the optimiser (not in a group) skips parameters whose name
+  contains ``"beta"`` or ``"gamma"`` (the norm layers' shift and scale); a group's own
+  ``weight_decay`` applies to every parameter of that group.
+* Weight decay is L2 added to the gradient (``g + wd * w``) as in PyTorch's SGD/Adam, except
+  in ``AdamW`` (decoupled: ``w *= 1 - lr * wd``).
+* ``loss_scale`` divides the gradients before anything else (set it to the loss scale of a
+  fixed loss scaler that does not unscale by itself).
+* ``learning_rate`` may be per-step values (a list/array/Tensor: step ``i`` uses value ``i``;
+  past the end the last value stays) or a ``LearningRateSchedule`` called with the step.
+* ``get_lr()`` has no side effect here (MindSpore's advances the step counter); the step
+  counter advances once per ``optimizer(grads)``.
+* A gradient given as ``None`` leaves its parameter (and its state) untouched.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._arrays import compute_dtype, to_numpy, write
+from ._learning_rate import as_learning_rate
+
+__all__ = ["Optimizer"]
+
+_GROUP_KEYS = ("params", "lr", "weight_decay")
+
+
+def _default_decay(param) -> bool:
+    name = getattr(param, "name", None) or ""
+    return "beta" not in name and "gamma" not in name
+
+
+def _label(param, index: int) -> str:
+    return getattr(param, "name", None) or f"parameter {index}"
+
+
+class Optimizer:
+    """Base class: subclasses define ``_init_state(w) -> dict`` and
+    ``_update(w, g, state, lr, weight_decay) -> new w`` on NumPy arrays (``w`` and ``g``
+    in the compute dtype, float32 for float16/bfloat16 parameters).
+
+    Args:
+        learning_rate: a float, per-step values, or a ``LearningRateSchedule``.
+        parameters: a list of Parameters, or of parameter groups -- dicts with ``"params"``
+            and optionally ``"lr"`` and ``"weight_decay"`` overriding the defaults.
+        weight_decay: L2 coefficient (see the module notes).
+        loss_scale: gradients are divided by it first.
+    """
+
+    #: AdamW sets this: the optimiser applies the decay itself instead of adding it to g.
+    _decoupled_weight_decay = False
+
+    def __init__(self, learning_rate, parameters, weight_decay: float = 0.0,
+                 loss_scale: float = 1.0):
+        name = type(self).__name__
+        if isinstance(parameters, dict):
+            parameters = [parameters]
+        parameters = list(parameters) if parameters is not None else []
+        if not parameters:
+            raise ValueError(f"{name}: expected a non-empty list of parameters or "
+                             "parameter groups, got an empty one")
+        if loss_scale <= 0:
+            raise ValueError(f"{name}: loss_scale must be > 0, got {loss_scale}")
+        weight_decay = self._check_decay(weight_decay)
+        self.loss_scale = float(loss_scale)
+        self.weight_decay = weight_decay
+        self.learning_rate = as_learning_rate(learning_rate, f"{name}.learning_rate")
+        self.is_group = isinstance(parameters[0], dict)
+        params, self._group_of, lrs, decays = [], [], [], []
+        if self.is_group:
+            for gi, group in enumerate(parameters):
+                if not isinstance(group, dict):
+                    raise TypeError(f"{name}: mix of parameter groups and parameters; "
+                                    f"item {gi} is a {type(group).__name__}")
+                unknown = set(group) - set(_GROUP_KEYS)
+                if unknown:
+                    raise ValueError(f"{name}: parameter group {gi} has unsupported keys "
+                                     f"{sorted(unknown)}; expected some of {_GROUP_KEYS}")
+                if "params" not in group:
+                    raise ValueError(f"{name}: parameter group {gi} has no 'params'")
+                lrs.append(as_learning_rate(group["lr"], f"{name} group {gi} lr")
+                           if "lr" in group else self.learning_rate)
+                wd = self._check_decay(group.get("weight_decay", weight_decay))
+                for p in list(group["params"]):
+                    params.append(p)
+                    self._group_of.append(gi)
+                    decays.append(wd)
+        else:
+            lrs.append(self.learning_rate)
+            for p in parameters:
+                params.append(p)
+                self._group_of.append(0)
+                decays.append(weight_decay if _default_decay(p) else 0.0)
+        seen = {}
+        for i, p in enumerate(params):
+            if isinstance(p, dict):
+                raise TypeError(f"{name}: mix of parameter groups and parameters; "
+                                f"item {i} is a dict")
+            if id(p) in seen:
+                raise ValueError(f"{name}: {_label(p, i)} appears twice (items "
+                                 f"{seen[id(p)]} and {i}); give each parameter once")
+            seen[id(p)] = i
+        self._parameters = tuple(params)
+        self._group_lrs = tuple(lrs)
+        self._decays = tuple(decays)
+        self._states: list[dict | None] = [None] * len(params)
+        self.global_step = 0
+
+    @staticmethod
+    def _check_decay(value) -> float:
+        value = float(value)
+        if value < 0:
+            raise ValueError(f"weight_decay must be >= 0, got {value}")
+        return value
+
+    # ---- MindSpore's accessors ----------------------------------------------------------
+
+    @property
+    def parameters(self) -> tuple:
+        """The parameters updated, in the order gradients are expected."""
+        return self._parameters
+
+    def get_lr(self):
+        """The learning rate the next step uses: a float, or (parameter groups) a tuple
+        with one value per parameter, as MindSpore returns it."""
+        step = self.global_step
+        if not self.is_group:
+            return self.learning_rate.at(step)
+        per_group = [lr.at(step) for lr in self._group_lrs]
+        return tuple(per_group[g] for g in self._group_of)
+
+    def get_lr_parameter(self, param):
+        """The learning rate of the next step for one parameter (or a list of them)."""
+        if isinstance(param, (list, tuple)):
+            return [self.get_lr_parameter(p) for p in param]
+        for i, p in enumerate(self._parameters):
+            if p is param:
+                return self._group_lrs[self._group_of[i]].at(self.global_step)
+        raise ValueError(f"{type(self).__name__}.get_lr_parameter: "
+                         f"{_label(param, -1)} is not one of this optimizer's parameters")
+
+    # ---- the step -------------------------------------------------------------------------
+
+    def __call__(self, gradients) -> bool:
+        """Apply one update with ``gradients`` (one per parameter, in order); returns True."""
+        params = self._parameters
+        if len(gradients) != len(params):
+            raise ValueError(f"{type(self).__name__}: expected {len(params)} gradients (one "
+                             f"per parameter, in optimizer.parameters order), got "
+                             f"{len(gradients)}")
+        step = self.global_step
+        lrs = [lr.at(step) for lr in self._group_lrs]
+        inv_scale = 1.0 / self.loss_scale
+        for i, (p, g) in enumerate(zip(params, gradients)):
+            if g is None:
+                continue
+            w = to_numpy(p)
+            g = to_numpy(g)
+            if g.shape != w.shape:
+                raise ValueError(f"{type(self).__name__}: gradient of {_label(p, i)} has "
+                                 f"shape {g.shape}, expected the parameter's {w.shape}")
+            cdt = compute_dtype(w.dtype)
+            w = w.astype(cdt, copy=False)
+            g = g.astype(cdt, copy=False)
+            if inv_scale != 1.0:
+                g = g * inv_scale
+            wd = self._decays[i]
+            if wd and not self._decoupled_weight_decay:
+                g = g + wd * w
+            state = self._states[i]
+            if state is None:
+                state = self._states[i] = self._init_state(w)
+            write(p, self._update(w, g, state, lrs[self._group_of[i]], wd))
+        self.global_step = step + 1
+        return True
+
+    construct = __call__
+
+    def _init_state(self, w: np.ndarray) -> dict:
+        return {}
+
+    def _update(self, w, g, state, lr, weight_decay):  # pragma: no cover - abstract
+        raise NotImplementedError(f"{type(self).__name__} does not define _update")
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}({len(self._parameters)} parameters, "
+                f"lr={self.learning_rate}, global_step={self.global_step})")

@@ -1,0 +1,100 @@
+"""``Parameter``: a trainable Tensor with a name, kept in the pool's persistent region.
+
+    >>> import numpy as np
+    >>> import sporeling.expression as sx
+    >>> w = sx.Parameter(np.ones((2, 3), np.float32), name="w")
+    >>> w
+    Parameter(name=w, shape=[2, 3], dtype=Float32, requires_grad=True)
+    >>> before = id(w)
+    >>> w = w.set_data(sx.Tensor(np.zeros((2, 3), np.float32)))   # returns itself
+    >>> id(w) == before, float(w.sum())
+    (True, 0.0)
+"""
+from __future__ import annotations
+
+from sporeling.core import SporelingError
+from sporeling.compiler.core import eager
+
+from .tensor import Tensor, _as_array, dtype_name
+
+__all__ = ["Parameter", "ParameterTuple"]
+
+
+class Parameter(Tensor):
+    """``Parameter(default_input, name=None, requires_grad=True)``.
+
+    ``default_input`` is anything a :class:`Tensor` accepts. The data lives in the memory
+    pool's persistent region. ``requires_grad`` marks it trainable (``Cell.trainable_params``
+    lists those); ``grad`` differentiates with respect to the parameters passed as
+    ``weights``, whatever their flag.
+    """
+
+    __slots__ = ("name", "requires_grad")
+    _persistent = True
+
+    def __init__(self, default_input, name: str | None = None, requires_grad: bool = True):
+        super().__init__(default_input)
+        self.name = "Parameter" if name is None else str(name)
+        self.requires_grad = bool(requires_grad)
+
+    def set_data(self, data, slice_shape: bool = False) -> "Parameter":
+        """Replace the data (same shape unless ``slice_shape``), keeping this object, so
+        optimizers and cells that hold it see the new values. ``data``'s dtype is kept."""
+        array = _as_array(data, None)
+        if not slice_shape and array.shape != self._data.shape:
+            raise SporelingError("set_data with a different shape", op="Parameter.set_data",
+                                 expected=f"shape {list(self.shape)}",
+                                 got=f"shape {list(array.shape)}", where=self.name,
+                                 hint="pass slice_shape=True to change the shape")
+        self._data = eager.backend().from_numpy(array, persistent=True)
+        return self
+
+    def clone(self, prefix: str | None = None, init: str = "same") -> "Parameter":
+        """A new Parameter with a copy of the data, named ``prefix.name`` (or ``name``).
+        ``init="zeros"`` gives zeros of the same shape instead (optimizer states)."""
+        if init not in ("same", "zeros"):
+            raise SporelingError("unknown init for clone", op="Parameter.clone",
+                                 expected="'same' or 'zeros'", got=repr(init))
+        data = self._data if init == "same" else self._data * 0
+        name = f"{prefix}.{self.name}" if prefix else self.name
+        return Parameter(data, name=name, requires_grad=self.requires_grad)
+
+    def __copy__(self) -> "Parameter":
+        return Parameter(self._data, name=self.name, requires_grad=self.requires_grad)
+
+    def __reduce__(self):
+        data = Tensor.__reduce__(self)[1][0]
+        return (_rebuild, (data, self.dtype, self.name, self.requires_grad))
+
+    def __repr__(self) -> str:
+        return (f"Parameter(name={self.name}, shape={list(self.shape)}, "
+                f"dtype={dtype_name(self.dtype)}, requires_grad={self.requires_grad})")
+
+    __str__ = __repr__
+
+
+def _rebuild(data, dtype, name, requires_grad) -> Parameter:
+    return Parameter(Tensor(data, dtype), name=name, requires_grad=requires_grad)
+
+
+class ParameterTuple(tuple):
+    """A tuple of Parameters (an error on anything else); ``clone`` copies them all.
+
+        >>> import sporeling.expression as sx
+        >>> ps = sx.ParameterTuple([sx.Parameter(1.0, name="a"), sx.Parameter(2.0, name="b")])
+        >>> [p.name for p in ps.clone("moments", init="zeros")]
+        ['moments.a', 'moments.b']
+    """
+
+    def __new__(cls, iterable=()):
+        items = tuple(iterable)
+        for i, p in enumerate(items):
+            if not isinstance(p, Parameter):
+                raise SporelingError("ParameterTuple holds Parameters only",
+                                     op="ParameterTuple", expected="Parameter",
+                                     got=f"{type(p).__name__} at position {i}")
+        return super().__new__(cls, items)
+
+    def clone(self, prefix: str, init: str = "same") -> "ParameterTuple":
+        """Every parameter cloned with ``prefix`` (see :meth:`Parameter.clone`)."""
+        return ParameterTuple(p.clone(prefix, init) for p in self)

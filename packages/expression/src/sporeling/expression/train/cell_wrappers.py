@@ -1,0 +1,109 @@
+"""Wrapper cells for training and evaluation (MindSpore's ``nn.WithLossCell``,
+``nn.WithEvalCell``, ``nn.TrainOneStepCell``).
+
+    >>> import numpy as np
+    >>> from sporeling.expression import nn, ops
+    >>> from sporeling.expression.optim import SGD
+    >>> net = nn.Dense(3, 1)
+    >>> mse = lambda out, y: ops.mean((out - y) ** 2)
+    >>> step = TrainOneStepCell(WithLossCell(net, mse), SGD(net.trainable_params(), 0.1))
+    >>> x, y = np.ones((4, 3), np.float32), np.zeros((4, 1), np.float32)
+    >>> first = float(step(x, y)); later = [float(step(x, y)) for _ in range(20)][-1]
+    >>> later < first
+    True
+
+The wrappers use ``auto_prefix=False``, so ``Parameter.name`` stays the backbone's own
+(``"weight"``, not ``"network._backbone.weight"``) and checkpoints of the training network
+load into the bare backbone.
+"""
+from __future__ import annotations
+
+from ..autograd import value_and_grad
+from ..nn.cell import Cell
+from ..optim.clip import clip_by_global_norm
+
+__all__ = ["WithLossCell", "WithEvalCell", "TrainOneStepCell"]
+
+
+class WithLossCell(Cell):
+    """``loss_fn(backbone(*data), label)`` for inputs ``(*data, label)``."""
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        if not callable(backbone) or not callable(loss_fn):
+            raise TypeError("WithLossCell: backbone and loss_fn must be callable, got "
+                            f"{type(backbone).__name__} and {type(loss_fn).__name__}")
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, *inputs):
+        if len(inputs) < 2:
+            raise TypeError(f"WithLossCell: expected (data..., label), got {len(inputs)} "
+                            "input(s)")
+        return self._loss_fn(self._backbone(*inputs[:-1]), inputs[-1])
+
+    @property
+    def backbone_network(self):
+        """The wrapped network."""
+        return self._backbone
+
+
+class WithEvalCell(Cell):
+    """``(loss, outputs, label)`` for inputs ``(*data, label)``: what ``Model.eval`` feeds
+    its metrics (``Loss`` takes item 0, the others items 1 and 2)."""
+
+    def __init__(self, network, loss_fn):
+        super().__init__(auto_prefix=False)
+        self._network = network
+        self._loss_fn = loss_fn
+
+    def construct(self, *inputs):
+        outputs = self._network(*inputs[:-1])
+        label = inputs[-1]
+        return self._loss_fn(outputs, label), outputs, label
+
+
+def _scale(grads, factor: float):
+    return tuple(None if g is None else g * factor for g in grads)
+
+
+class TrainOneStepCell(Cell):
+    """One training step: loss and gradients of ``network`` (which returns the loss) with
+    respect to ``optimizer.parameters``, then ``optimizer(grads)``; returns the loss.
+
+    ``sens`` scales the gradients (MindSpore's initial gradient of the loss, used for loss
+    scaling). ``max_grad_norm`` (ours) clips the gradients to that global norm before the
+    update -- PyTorch's ``clip_grad_norm_`` between ``backward`` and ``step``.
+    ``grad_reducer`` (identity here) is where data parallelism averages gradients.
+    """
+
+    def __init__(self, network, optimizer, sens: float = 1.0,
+                 max_grad_norm: float | None = None):
+        super().__init__(auto_prefix=False)
+        if not hasattr(optimizer, "parameters") or not callable(optimizer):
+            raise TypeError(f"TrainOneStepCell: expected an Optimizer, got "
+                            f"{type(optimizer).__name__}")
+        if max_grad_norm is not None and not max_grad_norm > 0:
+            raise ValueError(f"TrainOneStepCell: max_grad_norm must be > 0, got "
+                             f"{max_grad_norm!r}")
+        self.network = network
+        self.optimizer = optimizer
+        self.weights = tuple(optimizer.parameters)
+        self.sens = float(sens)
+        self.max_grad_norm = max_grad_norm
+        self.grad_reducer = _identity
+        self._value_and_grad = value_and_grad(network, None, self.weights)
+
+    def construct(self, *inputs):
+        loss, grads = self._value_and_grad(*inputs)
+        if self.sens != 1.0:
+            grads = _scale(grads, self.sens)
+        grads = self.grad_reducer(grads)
+        if self.max_grad_norm is not None:
+            grads = clip_by_global_norm(grads, self.max_grad_norm)
+        self.optimizer(grads)
+        return loss
+
+
+def _identity(grads):
+    return grads

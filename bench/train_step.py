@@ -78,7 +78,7 @@ def torch_step(layers_from_ref):
         loss = loss_fn(net(torch.from_numpy(x)), torch.from_numpy(y.astype(np.int64)))
         loss.backward()
         opt.step()
-        return float(loss)
+        return loss.item()
     return step
 
 

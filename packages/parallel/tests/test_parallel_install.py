@@ -1,21 +1,6 @@
 """The skeleton installs into the sporeling namespace with its declared dependencies."""
-import importlib
-
-import pytest
+from sporeling.core.testing import install_problems
 
 
-def test_is_a_namespace_member():
-    import sporeling
-    import sporeling.parallel
-
-    assert not hasattr(sporeling, "__file__") or sporeling.__file__ is None  # PEP 420
-    assert sporeling.parallel.__name__ == "sporeling.parallel"
-
-
-@pytest.mark.parametrize("name", [
-    "sporeling.core",
-    "sporeling.compiler",
-    "sporeling.expression",
-])
-def test_declared_dependencies_import(name):
-    importlib.import_module(name)
+def test_installs_with_its_declared_dependencies():
+    assert install_problems("sporeling-parallel") == []

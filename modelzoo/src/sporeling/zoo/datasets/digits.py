@@ -5,7 +5,7 @@ shaped (N, 1, 8, 8) float32; labels are int32.
 
     >>> split = load_digits_split(seed=0)
     >>> split.train_x.shape, split.test_x.shape
-    ((1437, 1, 8, 8), (360, 1, 8, 8))
+    ((1438, 1, 8, 8), (359, 1, 8, 8))
 """
 from __future__ import annotations
 

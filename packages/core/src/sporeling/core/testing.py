@@ -4,11 +4,35 @@ from __future__ import annotations
 import doctest
 import importlib
 import pkgutil
+import re
 from pathlib import Path
 
 from .hooks import PluginHost
 
-__all__ = ["hookspec_problems", "run_doctests"]
+__all__ = ["hookspec_problems", "run_doctests", "install_problems"]
+
+_MODULE_OF = {"sporeling-modelzoo": "sporeling.zoo"}  # distributions not named after it
+
+
+def install_problems(distribution: str) -> list[str]:
+    """Problems with an installed distribution: its subpackage or one of the Sporeling
+    distributions it declares cannot be imported, or ``sporeling`` is not a PEP 420
+    namespace. A skeleton package's suite is this one check."""
+    from importlib import metadata
+
+    problems = []
+    import sporeling
+    if getattr(sporeling, "__file__", None) is not None:
+        problems.append(f"sporeling is a regular package ({sporeling.__file__}), not a namespace")
+    declared = [re.split(r"[\s<>=!~;\[(]", r, maxsplit=1)[0]
+                for r in metadata.requires(distribution) or []]
+    for dist in [distribution] + [d for d in declared if d.startswith("sporeling-")]:
+        module = _MODULE_OF.get(dist, "sporeling." + dist.removeprefix("sporeling-"))
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            problems.append(f"{module} (from {dist}) does not import: {exc}")
+    return problems
 
 
 def run_doctests(package: str) -> tuple[int, int]:

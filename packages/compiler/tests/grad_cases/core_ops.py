@@ -5,11 +5,17 @@ from sporeling.compiler import ops
 rng = np.random.default_rng(0)
 r = rng.standard_normal
 
+CONST = r((4,))  # an operand nobody differentiates
+
 CASES = {
-    "add": [(ops.add, [r((3, 4)), r((4,))]), (ops.add, [r((2, 1, 3)), r((4, 1))])],
-    "sub": [(ops.sub, [r((3, 4)), r((3, 1))])],
-    "mul": [(ops.mul, [r((3, 4)), r((4,))])],
-    "div": [(ops.div, [r((3, 4)), rng.uniform(0.5, 2.0, (3, 4))])],
+    "add": [(ops.add, [r((3, 4)), r((4,))]), (ops.add, [r((2, 1, 3)), r((4, 1))]),
+            (lambda x: ops.add(ops.add(x, 0.5), CONST), [r((3, 4))])],  # constants: no ct
+    "sub": [(ops.sub, [r((3, 4)), r((3, 1))]),
+            (lambda x: ops.sub(CONST, ops.sub(x, 1.5)), [r((3, 4))])],
+    "mul": [(ops.mul, [r((3, 4)), r((4,))]),
+            (lambda x: ops.mul(ops.mul(x, x), ops.mul(CONST, 1.5)), [r((3, 4))])],
+    "div": [(ops.div, [r((3, 4)), rng.uniform(0.5, 2.0, (3, 4))]),
+            (lambda x: ops.div(ops.div(x, 2.0), ops.add(ops.square(x), 1.0)), [r((3, 4))])],
     "maximum": [(ops.maximum, [r((3, 4)), r((3, 4))])],
     "neg": [(ops.neg, [r((3, 4))])],
     "exp": [(ops.exp, [r((3, 4))])],

@@ -1,7 +1,8 @@
 """Gradient cases of the elementwise, comparison-family and activation primitives."""
 import numpy as np
 
-from sporeling.compiler import ops
+from sporeling.compiler import bind, ops
+from sporeling.compiler.ops import activation
 
 rng = np.random.default_rng(1)
 r = rng.standard_normal
@@ -60,4 +61,11 @@ CASES = {
                  (lambda x: ops.softplus(x, beta=2.0, threshold=1.0),
                   [away_from_zero((3, 4), 0.7, 2.0)])],
     "erf": [(ops.erf, [r((3, 4)) * 1.5])],
+    # the fused backward primitives: (forward output, cotangent)
+    "relu_grad": [(lambda y, g: bind(activation.relu_grad_p, y, g),
+                   [away_from_zero((3, 4)), r((3, 4))])],
+    "tanh_grad": [(lambda y, g: bind(activation.tanh_grad_p, y, g),
+                   [u(-0.9, 0.9, (3, 4)), r((3, 4))])],
+    "sigmoid_grad": [(lambda y, g: bind(activation.sigmoid_grad_p, y, g),
+                      [u(0.1, 0.9, (3, 4)), r((3, 4))])],
 }

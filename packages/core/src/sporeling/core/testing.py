@@ -45,7 +45,8 @@ def run_doctests(package: str) -> tuple[int, int]:
             assert failed == 0 and attempted > 0
     """
     root = importlib.import_module(package)
-    names = [package] + [m.name for m in pkgutil.walk_packages(root.__path__, package + ".")]
+    names = [package] + [m.name for m in pkgutil.walk_packages(getattr(root, "__path__", []),
+                                                               package + ".")]
     failed = attempted = 0
     for name in names:
         result = doctest.testmod(importlib.import_module(name),

@@ -16,6 +16,7 @@ import numpy as np
 
 from .backend import Backend
 from .memory import MemoryPool, get_default_pool
+from .memory import default as _default
 
 __all__ = ["NumpyBackend"]
 
@@ -34,7 +35,9 @@ class NumpyBackend(Backend):
         return self._pool if self._pool is not None else get_default_pool()
 
     def allocate(self, shape, dtype=np.float32, persistent: bool = False) -> np.ndarray:
-        return self.pool.allocate(shape, dtype, persistent=persistent)
+        # every kernel's output: the default pool read without get_default_pool's call
+        pool = self._pool or _default._pool or get_default_pool()
+        return pool.allocate(shape, dtype, persistent=persistent)
 
     def from_numpy(self, array, persistent: bool = False) -> np.ndarray:
         array = np.asarray(array)

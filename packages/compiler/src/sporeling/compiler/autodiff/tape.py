@@ -12,10 +12,14 @@ backward rule that reads it is done (MindSpore's ref-count release).
 """
 from __future__ import annotations
 
+import itertools
+import operator
+
 import numpy as np
 
 from ..core import Aval, aval_of, backward_rule
 from ..core.primitive import Primitive
+from ..core.rules import _BACKWARD
 
 __all__ = ["Node", "leaf", "record", "backprop"]
 
@@ -23,12 +27,15 @@ __all__ = ["Node", "leaf", "record", "backprop"]
 class Node:
     """One recorded primitive application (``prim is None`` for a leaf: a differentiated input)."""
     __slots__ = ("prim", "params", "parents", "saved_in", "saved_out", "out_avals", "rule",
-                 "__weakref__")
+                 "seq", "__weakref__")
 
     def __init__(self, prim, params, parents, saved_in, saved_out, out_avals, rule):
         self.prim, self.params, self.parents = prim, params, parents
         self.saved_in, self.saved_out, self.out_avals, self.rule = \
             saved_in, saved_out, out_avals, rule
+        # creation order: a node's inputs exist before it, so sorting by ``seq`` is a
+        # topological order (no second walk over the graph to find one)
+        self.seq = next(_SEQ)
 
     @property
     def released(self) -> bool:
@@ -38,6 +45,19 @@ class Node:
         return f"<Node {self.prim.name if self.prim else 'leaf'}>"
 
 
+_SEQ = itertools.count()
+_by_seq = operator.attrgetter("seq")
+_ndarray = np.ndarray
+_new_tuple = tuple.__new__
+
+
+def _aval(x) -> Aval:
+    # aval_of without its conversions for the common operand, an ndarray
+    if type(x) is _ndarray:
+        return _new_tuple(Aval, (x.shape, x.dtype))
+    return aval_of(x)
+
+
 def leaf(value) -> Node:
     """The node of a value that gradients are taken with respect to."""
     return Node(None, None, (), (), None, (aval_of(value),), None)
@@ -45,28 +65,27 @@ def leaf(value) -> Node:
 
 def record(prim: Primitive, params: dict, inputs: tuple, parents: tuple, out) -> Node:
     """A node for ``out = prim(*inputs, **params)``; ``parents[i]`` is ``(node, index)`` or None."""
-    rule = backward_rule(prim)
-    saved_in = tuple(x if rule.needs_input(i) else aval_of(x) for i, x in enumerate(inputs))
-    outs = out if prim.multiple_results else (out,)
-    out_avals = tuple(aval_of(o) for o in outs)
-    saved_out = out if rule.needs_output else (out_avals if prim.multiple_results
-                                                else out_avals[0])
+    rule = _BACKWARD.get(prim.name) or backward_rule(prim)  # the call raises our error
+    uses = rule.uses
+    saved_in = inputs if uses is None else \
+        tuple([x if i in uses else _aval(x) for i, x in enumerate(inputs)])
+    if prim.multiple_results:
+        out_avals = tuple([_aval(o) for o in out])
+        saved_out = out if uses is None or "out" in uses else out_avals
+    else:
+        out_avals = (_aval(out),)
+        saved_out = out if uses is None or "out" in uses else out_avals[0]
     return Node(prim, params, parents, saved_in, saved_out, out_avals, rule)
 
 
 def _reverse_topological(roots: list[Node]) -> list[Node]:
-    order, seen, stack = [], set(), [(r, False) for r in roots]
-    while stack:  # iterative DFS: deep graphs must not hit the recursion limit
-        node, done = stack.pop()
-        if done:
-            order.append(node)
-            continue
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        stack.append((node, True))
-        stack.extend((p[0], False) for p in node.parents if p is not None)
-    return order[::-1]
+    found, stack = {}, list(roots)
+    while stack:  # iterative: deep graphs must not hit the recursion limit
+        node = stack.pop()
+        if id(node) not in found:
+            found[id(node)] = node
+            stack.extend([p[0] for p in node.parents if p is not None])
+    return sorted(found.values(), key=_by_seq, reverse=True)
 
 
 def _zeros(aval: Aval):
@@ -85,7 +104,9 @@ def backprop(roots: list[tuple[Node, int, object]], *, release: bool = True,
     cts: dict[int, list] = {}
 
     def accumulate(node: Node, index: int, ct) -> None:
-        slots = cts.setdefault(id(node), [None] * len(node.out_avals))
+        slots = cts.get(id(node))
+        if slots is None:
+            slots = cts[id(node)] = [None] * len(node.out_avals)
         slots[index] = ct if slots[index] is None else add(slots[index], ct)
 
     for node, index, ct in roots:
@@ -95,22 +116,24 @@ def backprop(roots: list[tuple[Node, int, object]], *, release: bool = True,
         slots = cts.pop(id(node), None)
         if slots is None:
             continue
-        if node.prim is None:
+        prim = node.prim
+        if prim is None:
             leaves[id(node)] = slots[0]
             continue
-        if node.released:
-            raise RuntimeError(f"backward through {node.prim.name!r} a second time: its saved "
+        if node.saved_in is None:
+            raise RuntimeError(f"backward through {prim.name!r} a second time: its saved "
                                "values were released after the first backward pass")
-        if node.prim.multiple_results:
+        if prim.multiple_results:
             ct = tuple(c if c is not None else _zeros(a) for c, a in zip(slots, node.out_avals))
         else:
             ct = slots[0]
-        if node.rule.selective:
-            needs = tuple(p is not None for p in node.parents)
-            in_cts = node.rule.fn(ct, *node.saved_in, out=node.saved_out, needs=needs,
-                                  **node.params)
+        rule = node.rule
+        if rule.selective:
+            needs = tuple([p is not None for p in node.parents])
+            in_cts = rule.fn(ct, *node.saved_in, out=node.saved_out, needs=needs,
+                             **node.params)
         else:
-            in_cts = node.rule.fn(ct, *node.saved_in, out=node.saved_out, **node.params)
+            in_cts = rule.fn(ct, *node.saved_in, out=node.saved_out, **node.params)
         if release:
             node.saved_in = node.saved_out = None
         for parent, g in zip(node.parents, in_cts):

@@ -58,14 +58,17 @@ class EagerInterpreter(Interpreter):
         return self._backend
 
     def kernel(self, name: str):
-        backend = self.backend()
-        fn = self._kernels.get(name)
+        fn = self._kernels.get(name) if self._version == context_version() else None
         if fn is None:
+            backend = self.backend()
             fn = self._kernels[name] = backend.kernel(name)
         return fn
 
     def apply(self, prim: Primitive, args: tuple, params: dict):
-        fn = self.kernel(prim.name)
+        # hot path: a dict hit while the context is unchanged (kernel() re-reads it)
+        fn = self._kernels.get(prim.name) if self._version == context_version() else None
+        if fn is None:
+            fn = self.kernel(prim.name)
         try:
             return fn(self._backend, *args, **params)
         except SporelingError:

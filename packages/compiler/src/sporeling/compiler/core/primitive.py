@@ -84,9 +84,15 @@ def bind(prim: Primitive, *args: Any, **params: Any):
         interp = getattr(a, "_interpreter", None)
         if interp is not None and (best is None or interp.level > best.level):
             best = interp
-    return (best or _base()).apply(prim, args, params)
+    if best is None:
+        best = _EAGER[0] or _load_eager()
+    return best.apply(prim, args, params)
 
 
-def _base():
+_EAGER: list = [None]  # the eager interpreter, imported on first use (it imports us)
+
+
+def _load_eager():
     from .interpreter import eager
+    _EAGER[0] = eager
     return eager

@@ -34,6 +34,15 @@ def as_operand(x, dtype=None):
 def promote(op: str, *args):
     """Operands cast to one dtype by :func:`sporeling.core.dtypes.result_type`; Python
     scalars take the tensors' dtype instead of widening them."""
+    if len(args) == 2:  # hottest path: a binary op on one dtype, or with a Python scalar
+        x, y = args
+        first, ty = getattr(x, "dtype", None), type(y)
+        if first is not None and type(x) not in _NUMPY_SCALARS:
+            if ty in _SCALAR_KIND:
+                if _SCALAR_KIND[ty] <= _KIND_RANK.get(first.kind, 3):
+                    return x, np.asarray(y, first)
+            elif getattr(y, "dtype", None) is first and ty not in _NUMPY_SCALARS:
+                return args
     first = getattr(args[0], "dtype", None)
     if first is not None and type(args[0]) not in _NUMPY_SCALARS:  # hot path: no casts
         kind = first.kind

@@ -120,25 +120,31 @@ def atan2(y, x):
     return bind(atan2_p, float_operand(y), float_operand(x))
 
 
-@def_backward(add_p, uses=())
-def _add_bwd(ct, x, y, *, out):
-    return unbroadcast(ct, x.shape), unbroadcast(ct, y.shape)
+# Selective: a constant operand (``x * 2.0``, ``x + bias_const``) gets no cotangent, which
+# saves a kernel and, for a broadcast scalar, a sum and a reshape.
+@def_backward(add_p, uses=(), selective=True)
+def _add_bwd(ct, x, y, *, out, needs):
+    return (unbroadcast(ct, x.shape) if needs[0] else None,
+            unbroadcast(ct, y.shape) if needs[1] else None)
 
 
-@def_backward(sub_p, uses=())
-def _sub_bwd(ct, x, y, *, out):
-    return unbroadcast(ct, x.shape), unbroadcast(neg(ct), y.shape)
+@def_backward(sub_p, uses=(), selective=True)
+def _sub_bwd(ct, x, y, *, out, needs):
+    return (unbroadcast(ct, x.shape) if needs[0] else None,
+            unbroadcast(neg(ct), y.shape) if needs[1] else None)
 
 
-@def_backward(mul_p, uses=(0, 1))
-def _mul_bwd(ct, x, y, *, out):
-    return unbroadcast(mul(ct, y), x.shape), unbroadcast(mul(ct, x), y.shape)
+@def_backward(mul_p, uses=(0, 1), selective=True)
+def _mul_bwd(ct, x, y, *, out, needs):
+    return (unbroadcast(mul(ct, y), x.shape) if needs[0] else None,
+            unbroadcast(mul(ct, x), y.shape) if needs[1] else None)
 
 
-@def_backward(div_p, uses=(1, "out"))
-def _div_bwd(ct, x, y, *, out):
+@def_backward(div_p, uses=(1, "out"), selective=True)
+def _div_bwd(ct, x, y, *, out, needs):
     gx = div(ct, y)
-    return unbroadcast(gx, x.shape), unbroadcast(neg(mul(gx, out)), y.shape)
+    return (unbroadcast(gx, x.shape) if needs[0] else None,
+            unbroadcast(neg(mul(gx, out)), y.shape) if needs[1] else None)
 
 
 @def_backward(floordiv_p, uses=())

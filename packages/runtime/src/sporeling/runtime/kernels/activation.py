@@ -6,7 +6,7 @@ import math
 import numpy as np
 from numpy.polynomial import chebyshev
 
-from .table import define, from_ufunc, output
+from .table import broadcast_shape, define, from_ufunc, output
 
 define("tanh", from_ufunc("tanh", np.tanh))
 
@@ -108,3 +108,32 @@ def gelu(backend, x, out=None, *, approximate="none"):
         inner = erf_values(np.asarray(x) * (1.0 / math.sqrt(2.0)))
     np.multiply(0.5 * x, 1.0 + inner, out=out, casting="unsafe")
     return out
+
+
+# ---- fused backward kernels: op_grad(out, ct) from the forward output ----------------------
+
+def _grad_output(backend, out, op, y, g):
+    shape = y.shape if y.shape == g.shape else broadcast_shape(op, y.shape, g.shape)
+    return output(backend, out, shape, y.dtype)
+
+
+@define("relu_grad")
+def relu_grad(backend, y, g, out=None):
+    """``g`` where ``y > 0``, else 0 (relu's backward from its output)."""
+    return np.multiply(g, np.greater(y, 0), out=_grad_output(backend, out, "relu_grad", y, g))
+
+
+@define("tanh_grad")
+def tanh_grad(backend, y, g, out=None):
+    """``g * (1 - y**2)`` (tanh's backward from its output)."""
+    out = np.multiply(y, y, out=_grad_output(backend, out, "tanh_grad", y, g))
+    np.subtract(1, out, out=out)
+    return np.multiply(out, g, out=out)
+
+
+@define("sigmoid_grad")
+def sigmoid_grad(backend, y, g, out=None):
+    """``g * y * (1 - y)`` (sigmoid's backward from its output)."""
+    out = np.subtract(1, y, out=_grad_output(backend, out, "sigmoid_grad", y, g))
+    np.multiply(out, y, out=out)
+    return np.multiply(out, g, out=out)

@@ -72,29 +72,38 @@ def broadcast_shape(op: str, *shapes) -> tuple[int, ...]:
 def from_ufunc(name: str, ufunc: np.ufunc) -> Callable:
     """A broadcasting elementwise kernel for primitive ``name`` from a NumPy ufunc."""
     same_dtype_result: dict = {}  # input dtype -> result dtype, for the common case
+    nin = ufunc.nin
 
     def kernel(backend, *inputs, out=None):
-        if len(inputs) != ufunc.nin:
-            raise TypeError(f"{name} takes {ufunc.nin} inputs, got {len(inputs)}")
+        if len(inputs) != nin:
+            raise TypeError(f"{name} takes {nin} inputs, got {len(inputs)}")
         if out is None:
-            first = inputs[0]
-            shape = getattr(first, "shape", None)
-            dtype = getattr(first, "dtype", None)
-            for x in inputs[1:]:  # hot path: same shapes and dtypes, no broadcasting logic
-                if getattr(x, "shape", None) != shape or getattr(x, "dtype", None) != dtype:
-                    shape = broadcast_shape(name, *(np.shape(x) for x in inputs))
-                    dtype = result_dtype(ufunc, inputs)
-                    break
-            else:
-                if shape is None:
-                    shape, dtype = np.shape(first), result_dtype(ufunc, inputs)
-                else:
-                    result = same_dtype_result.get(dtype)
-                    if result is None:
-                        result = same_dtype_result[dtype] = result_dtype(ufunc, inputs)
-                    dtype = result
-            out = backend.allocate(shape, dtype)
+            out = backend.allocate(*_result(inputs))
         return ufunc(*inputs, out=out)
+
+    def _result(inputs):
+        # hot path: arrays of one dtype whose shapes are equal or 0-d (a promoted scalar)
+        first = inputs[0]
+        shape = getattr(first, "shape", None)
+        dtype = getattr(first, "dtype", None)
+        if shape is not None:
+            for x in inputs[1:]:
+                if getattr(x, "dtype", None) != dtype:
+                    break
+                other = getattr(x, "shape", None)
+                if other != shape and other != ():
+                    if shape != ():
+                        shape = broadcast_shape(name, *(np.shape(x) for x in inputs))
+                        continue
+                    shape = other
+            else:
+                result = same_dtype_result.get(dtype)
+                if result is None:
+                    result = same_dtype_result[dtype] = result_dtype(ufunc, inputs)
+                return shape, result
+        return (broadcast_shape(name, *(np.shape(x) for x in inputs)),
+                result_dtype(ufunc, inputs))
+
     kernel.__name__ = kernel.__qualname__ = f"numpy_{name}"
     kernel.__doc__ = f"NumPy kernel of ``{name}``: ``np.{ufunc.__name__}`` into pool memory."
     return kernel

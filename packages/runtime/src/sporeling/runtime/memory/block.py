@@ -15,23 +15,27 @@ class Block:
     """``size`` bytes whose first byte is ``alignment``-aligned.
 
     NumPy's own allocation is only 16-byte aligned, so the block over-allocates by
-    ``alignment`` bytes and starts at the first aligned address. Offsets handed out are
-    multiples of the alignment, hence every buffer is aligned too.
+    ``alignment`` bytes and starts at the first aligned address (``raw[start]``). Offsets
+    handed out are multiples of the alignment, hence every buffer is aligned too. The memory
+    is a ``bytearray`` rather than an array: buffers are built straight over ``raw``, and a
+    non-array base keeps NumPy from collapsing their owner out of the ``.base`` chain
+    (see :mod:`.buffer`).
 
         >>> b = Block(0, "common", 4096, alignment=64)
         >>> b.address % 64, b.data.nbytes
         (0, 4096)
     """
 
-    __slots__ = ("id", "region", "size", "data", "address")
+    __slots__ = ("id", "region", "size", "raw", "start", "data", "address")
 
     def __init__(self, block_id: int, region: str, size: int, *, alignment: int) -> None:
-        raw = np.empty(size + alignment, dtype=np.uint8)
-        start = (-raw.ctypes.data) % alignment
+        self.raw = bytearray(size + alignment)
+        whole = np.frombuffer(self.raw, dtype=np.uint8)
+        self.start = (-whole.ctypes.data) % alignment
         self.id = block_id
         self.region = region
         self.size = size
-        self.data = raw[start:start + size]  # keeps ``raw`` alive through ``.base``
+        self.data = whole[self.start:self.start + size]
         self.address = self.data.ctypes.data
 
     def fill(self, offset: int, size: int, value: int) -> None:

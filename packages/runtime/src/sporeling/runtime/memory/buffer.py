@@ -1,11 +1,14 @@
 """Pool buffers as NumPy arrays that give their memory back when the last view dies.
 
-Each allocation gets one :class:`BufferOwner`. The array handed out is built from the
-owner's ``__array_interface__``, so NumPy records the owner as the array's ``.base``; every
-view, slice or reshape of it keeps the owner alive through the same ``.base`` chain. When
-the last of them is garbage, the owner goes, and its ``__del__`` returns the extent to the
-pool (a ``__del__`` costs a fraction of a ``weakref.finalize``, and this is the hot path of
-every op). :meth:`BufferOwner.release` is the explicit free; a flag makes the two paths
+Each allocation gets one :class:`BufferOwner`: an ndarray subclass built straight over the
+block's memory with the buffer's shape and dtype. The array handed out is a plain-ndarray
+view of it, so the owner is its ``.base``, and every view, slice or reshape keeps the owner
+alive through the same ``.base`` chain (NumPy collapses a chain only through arrays of the
+same type, and the owner's own base is the block's ``bytearray``, not an array). When the
+last of them is garbage the owner goes, and its ``__del__`` returns the extent to the pool
+(a ``__del__`` costs a fraction of a ``weakref.finalize``, and building the owner as an
+array costs a third of an ``__array_interface__`` round trip: this is the hot path of every
+op). :meth:`BufferOwner.release` is the explicit free; a flag makes the two paths
 idempotent with each other.
 """
 from __future__ import annotations
@@ -14,28 +17,20 @@ import numpy as np
 
 __all__ = ["BufferOwner", "owner_of"]
 
+_ndarray = np.ndarray
 
-class BufferOwner:
-    """Owns ``nbytes`` of a block for one allocation (the ``.base`` of the array)."""
 
-    __slots__ = ("pool", "alloc_id", "block_data", "nbytes", "address", "released",
-                 "__array_interface__", "__weakref__")
+class BufferOwner(np.ndarray):
+    """Owns one allocation's bytes of a block (the ``.base`` of the array handed out)."""
 
-    def __init__(self, pool, alloc_id: int, block_data: np.ndarray, address: int,
-                 nbytes: int) -> None:
-        self.pool = pool
-        self.alloc_id = alloc_id
-        self.block_data = block_data  # the block's memory must outlive every view of it
-        self.nbytes = nbytes
-        self.address = address
-        self.released = False
-        self.__array_interface__ = {"shape": (nbytes,), "typestr": "|u1", "version": 3,
-                                    "data": (address, False)}
+    __slots__ = ("pool", "alloc_id", "released")
 
-    def array(self, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-        """A C-contiguous array of ``shape``/``dtype`` over this owner's bytes."""
-        # .view handles extension dtypes (bfloat16) that a typestr cannot describe
-        return np.asarray(self).view(dtype).reshape(shape)
+    # MemoryPool.allocate builds it: ndarray.__new__(BufferOwner, shape, dtype, block.raw,
+    # offset), sets the three slots and hands out ``owner.view(np.ndarray)``.
+
+    @property
+    def address(self) -> int:
+        return self.ctypes.data
 
     def release(self) -> None:
         """Give the bytes back now (at most once)."""
@@ -55,10 +50,18 @@ class BufferOwner:
     def alive(self) -> bool:
         return not self.released
 
+    def __repr__(self) -> str:
+        return f"<BufferOwner {self.alloc_id} of {self.nbytes} B at {self.address:#x}>"
+
+    def __reduce__(self):  # an owner is pool bookkeeping, never data to pickle
+        raise TypeError("a pool BufferOwner cannot be pickled; pickle the array instead")
+
 
 def owner_of(array: np.ndarray) -> BufferOwner | None:
     """The pool allocation an array (or any view of it) lives in, if any."""
     base = array
-    while isinstance(base, np.ndarray):
+    while isinstance(base, _ndarray):
+        if type(base) is BufferOwner:
+            return base
         base = base.base
-    return base if isinstance(base, BufferOwner) else None
+    return None

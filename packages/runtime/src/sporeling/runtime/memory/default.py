@@ -21,6 +21,9 @@ _lock = threading.Lock()
 def get_default_pool() -> MemoryPool:
     """The process-wide pool, created on first use."""
     global _pool
+    pool = _pool
+    if pool is not None:  # every kernel asks: no lock once it exists
+        return pool
     with _lock:
         if _pool is None:
             _pool = MemoryPool(name="default")

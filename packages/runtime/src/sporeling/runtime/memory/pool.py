@@ -52,6 +52,9 @@ from .stats import PoolStats, fragmentation
 
 __all__ = ["MemoryPool", "POISON_BYTE"]
 
+_ndarray = np.ndarray
+_new_array = np.ndarray.__new__
+
 POISON_BYTE = 0xFF
 """Freed memory's fill in poison mode: all-ones bytes are NaN in float16/bfloat16/32/64."""
 _LARGE_GRANULE = 2 * 1024**2
@@ -102,16 +105,19 @@ class MemoryPool:
             shape = (shape,) if isinstance(shape, int) else tuple(map(int, shape))
         if not isinstance(dtype, np.dtype):
             dtype = np.dtype(dtype)
-        nbytes = math.prod(shape) * dtype.itemsize
-        size = -(-(nbytes or 1) // self.alignment) * self.alignment
+        size = -(-(math.prod(shape) * dtype.itemsize or 1) // self.alignment) * self.alignment
+        key = ("persistent" if persistent else "common", size)
         with self._lock:
             if self._pending:
                 self._drain()
-            key = ("persistent" if persistent else "common", size)
             cached = self._cache.get(key)
-            if cached:
+            if cached:  # Region.claim, inlined: this is every op's allocation
                 region, block, offset = cached.pop()
-                region.claim(size)
+                region.in_use += size
+                if region.in_use > region.peak:
+                    region.peak = region.in_use
+                region.allocations += 1
+                region.live += 1
             else:
                 self._flush_cache()
                 region, block, offset = self._place(size, persistent)
@@ -120,8 +126,9 @@ class MemoryPool:
             self._in_use += size
             if self._in_use > self._peak:
                 self._peak = self._in_use
-            owner = BufferOwner(self, alloc_id, block.data, block.address + offset, nbytes)
-        return owner.array(shape, dtype)
+        owner = _new_array(BufferOwner, shape, dtype, block.raw, block.start + offset)
+        owner.pool, owner.alloc_id, owner.released = self, alloc_id, False
+        return owner.view(_ndarray)
 
     def free(self, array: np.ndarray) -> None:
         """Return ``array``'s whole allocation now, whatever views of it still exist.
@@ -177,28 +184,37 @@ class MemoryPool:
         return error
 
     def _release(self, alloc_id: int) -> None:
-        # from BufferOwner: its __del__, or the explicit free
-        self._pending.append(alloc_id)
+        # from BufferOwner: its __del__, or the explicit free. Another thread (or a GC pass
+        # inside pool code) may hold the lock: then the id waits in the queue.
         if self._lock.acquire(blocking=False):
             try:
-                self._drain()
+                if self._pending:
+                    self._drain()
+                self._return(alloc_id)
             finally:
                 self._lock.release()
+        else:
+            self._pending.append(alloc_id)
 
     def _drain(self) -> None:
-        poison = None
         while self._pending:
-            entry = self._live.pop(self._pending.popleft(), None)
-            if entry is None:
-                continue
-            region, block, offset, size = entry
-            if poison is None:
-                poison = self._poison_now()
-            if poison:
-                block.fill(offset, size, POISON_BYTE)
-            region.unclaim(size)
-            self._in_use -= size
-            self._cache.setdefault((region.name, size), []).append((region, block, offset))
+            self._return(self._pending.popleft())
+
+    def _return(self, alloc_id: int) -> None:
+        entry = self._live.pop(alloc_id, None)
+        if entry is None:
+            return
+        region, block, offset, size = entry
+        if self._poison or (self._poison is None and self._poison_now()):
+            block.fill(offset, size, POISON_BYTE)
+        region.in_use -= size  # Region.unclaim, inlined
+        region.live -= 1
+        self._in_use -= size
+        cached = self._cache.get((region.name, size))
+        if cached is None:
+            self._cache[(region.name, size)] = [(region, block, offset)]
+        else:
+            cached.append((region, block, offset))
 
     def _poison_now(self) -> bool:
         if self._poison is not None:

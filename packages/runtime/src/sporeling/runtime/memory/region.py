@@ -27,7 +27,8 @@ class Region:
         return self.blocks[block_id], offset
 
     def claim(self, size: int) -> None:
-        """Count ``size`` bytes as handed out (from the free extents or the pool's cache)."""
+        """Count ``size`` bytes as handed out (from the free extents or the pool's cache;
+        the pool inlines this and :meth:`unclaim` on its cache hits)."""
         self.in_use += size
         if self.in_use > self.peak:
             self.peak = self.in_use

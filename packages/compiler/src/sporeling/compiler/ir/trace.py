@@ -100,6 +100,10 @@ class TraceInterpreter(Interpreter):
         return tuple(tracers) if prim.multiple_results else tracers[0]
 
 
+def _is_value(x) -> bool:
+    return hasattr(x, "shape") and hasattr(x, "dtype")  # arrays, Tensors, Avals (a tuple!)
+
+
 def make_graph(fn: Callable, *example_args, name: str | None = None,
                record_source: bool = True) -> Graph:
     """Trace ``fn`` on values shaped like ``example_args`` (arrays or Avals; nested
@@ -109,7 +113,7 @@ def make_graph(fn: Callable, *example_args, name: str | None = None,
     ``graph.meta["captured"]`` (in order) for the caller to pass.
     """
     interp = TraceInterpreter(record_source)
-    leaves, in_tree = flatten(list(example_args))
+    leaves, in_tree = flatten(list(example_args), is_leaf=_is_value)
     tracers = [interp.new_input(leaf) for leaf in leaves]
     from .pytree import unflatten
     out = fn(*unflatten(in_tree, tracers))

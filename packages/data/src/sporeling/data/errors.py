@@ -1,0 +1,37 @@
+"""The data package's errors: a bad dataset or file, and a failure inside a worker."""
+from __future__ import annotations
+
+from sporeling.core import SporelingError
+
+__all__ = ["DataError", "WorkerError", "CorruptSampleError"]
+
+
+class DataError(SporelingError, ValueError):
+    """A dataset, file, column or argument that the pipeline cannot use as given."""
+
+
+class CorruptSampleError(DataError):
+    """One sample (a file, a CSV row, an image) cannot be read; ``where`` names it.
+
+    Sources raise it so that an ``on_error="skip"`` policy can drop and count the sample
+    instead of stopping the pipeline.
+    """
+
+
+class WorkerError(SporelingError, RuntimeError):
+    """A user function raised inside a pipeline operation (in a worker or inline).
+
+    ``index`` is the sample's position in the operation's input for that epoch, ``epoch``
+    the epoch, ``exc_type`` the original exception's class name and ``worker_traceback`` the
+    original traceback as text (it crossed a process boundary as text, never as a pickle).
+    """
+
+    def __init__(self, message: str, *, index: int, epoch: int, exc_type: str,
+                 worker_traceback: str, op: str | None = None, hint: str | None = None):
+        self.index, self.epoch, self.exc_type = index, epoch, exc_type
+        self.worker_traceback = worker_traceback
+        super().__init__(message, op=op, where=f"sample {index}, epoch {epoch}", hint=hint)
+
+    def __str__(self) -> str:
+        base = super().__str__()
+        return f"{base}\n--- original traceback ---\n{self.worker_traceback.rstrip()}"

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
+
 from sporeling.core import SporelingError
 
 from .aval import Aval
@@ -31,7 +33,7 @@ class MissingRuleError(SporelingError, NotImplementedError):
 class Primitive:
     """A named operation. Rules are attached with the ``def_*`` helpers of the rule tables."""
 
-    __slots__ = ("name", "multiple_results", "differentiable", "abstract_eval", "doc")
+    __slots__ = ("name", "multiple_results", "differentiable", "abstract_eval", "doc", "impl")
 
     def __init__(self, name: str, *, multiple_results: bool = False,
                  differentiable: bool = True, doc: str = ""):
@@ -40,6 +42,9 @@ class Primitive:
         self.differentiable = differentiable
         self.abstract_eval: Callable[..., Aval | tuple[Aval, ...]] | None = None
         self.doc = doc
+        # a Python implementation the eager interpreter runs instead of a backend kernel
+        # (control flow: it evaluates sub-graphs, which no runtime kernel knows)
+        self.impl: Callable | None = None
         if name in _PRIMITIVES:
             raise SporelingError(f"primitive {name!r} is defined twice",
                                  expected="unique primitive names", got=name)
@@ -49,6 +54,12 @@ class Primitive:
         """``rule(*avals, **params) -> Aval`` (or a tuple of them); usable as a decorator."""
         self.abstract_eval = rule
         return rule
+
+    def def_impl(self, impl: Callable):
+        """``impl(*arrays, **params)`` runs this primitive eagerly in place of a kernel;
+        usable as a decorator."""
+        self.impl = impl
+        return impl
 
     def abstract(self, *avals, **params):
         """Shapes and dtypes of the result, or a clear error naming this primitive."""
@@ -81,6 +92,8 @@ def bind(prim: Primitive, *args: Any, **params: Any):
     """
     best = None
     for a in args:
+        if type(a) is _ndarray:  # eager's (a failed getattr costs an exception)
+            continue
         interp = getattr(a, "_interpreter", None)
         if interp is not None and (best is None or interp.level > best.level):
             best = interp
@@ -89,6 +102,7 @@ def bind(prim: Primitive, *args: Any, **params: Any):
     return best.apply(prim, args, params)
 
 
+_ndarray = np.ndarray
 _EAGER: list = [None]  # the eager interpreter, imported on first use (it imports us)
 
 

@@ -1,0 +1,193 @@
+"""``convert(fn)``: the Graph-mode version of a Python function whose ``if``/``while``/``for``
+may depend on tensors (see :mod:`.transform` and :mod:`.runtime`).
+
+The function's source is parsed, rewritten and compiled with its original file name and
+line numbers, so tracebacks, errors and the IR's source lines point at the user's code. The
+result shares the original's globals and closure cells. Conversions are cached per code
+object; a function without control flow (nor calls of user functions that have some) is
+returned unchanged, and so is anything whose source is unavailable (builtins, lambdas).
+
+    >>> import numpy as np
+    >>> from sporeling.compiler import ops
+    >>> from sporeling.compiler.ir import make_graph
+    >>> from sporeling.compiler.frontend.ast_convert import _doc_example as f
+    >>> g = make_graph(convert(f), np.ones(3, np.float32))
+    >>> sorted(g.primitive_counts())
+    ['cond', 'greater', 'sum']
+    >>> make_graph(lambda x: convert(f)(x, False), np.ones(3, np.float32)).primitive_counts()
+    {'neg': 1}
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+import types
+import weakref
+
+from . import runtime
+from .analysis import has_control_flow
+from .flags import rewrite_flags
+from .transform import Converter
+
+__all__ = ["convert", "is_converted"]
+
+_NOT_GENERAL = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+_CODE_CACHE: dict = {}  # (code, owner class) -> converted code object, or None
+_FN_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_SP_CELL = types.CellType(runtime)
+_SKIP = ("sporeling.", "numpy", "ml_dtypes", "builtins", "functools", "typing", "abc",
+         "collections", "inspect", "importlib", "_pytest", "pytest")
+
+
+def is_converted(fn) -> bool:
+    return getattr(getattr(fn, "__func__", fn), "__sporeling_converted__", False)
+
+
+def is_user_function(fn) -> bool:
+    """Whether on-demand conversion applies to ``fn`` (not library code)."""
+    fn = getattr(fn, "__func__", fn)
+    module = getattr(fn, "__module__", None) or ""
+    return isinstance(fn, types.FunctionType) and fn.__name__ != "<lambda>" and \
+        not (module + ".").startswith(tuple(s if s.endswith(".") else s + "." for s in _SKIP))
+
+
+def convert(fn):
+    """``fn`` with tensor-dependent control flow rewritten (functions and bound methods)."""
+    if isinstance(fn, types.MethodType):
+        inner = _convert(fn.__func__, type(fn.__self__))
+        return fn if inner is fn.__func__ else types.MethodType(inner, fn.__self__)
+    return _convert(fn, None)
+
+
+def _convert(fn, owner):
+    if not isinstance(fn, types.FunctionType) or getattr(fn, "__sporeling_converted__", False):
+        return fn
+    hit = _FN_CACHE.get(fn)
+    if hit is not None and hit[0] is owner:
+        return hit[1]
+    code = _converted_code(fn, owner)
+    out = fn if code is None else _instantiate(code, fn)
+    _FN_CACHE[fn] = (owner, out)
+    return out
+
+
+def _parse(fn) -> ast.FunctionDef | None:
+    code = fn.__code__
+    if fn.__name__ == "<lambda>" or code.co_flags & _NOT_GENERAL:
+        return None
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+        module = ast.parse(source)
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    node = module.body[0] if module.body else None
+    if not isinstance(node, ast.FunctionDef) or node.name != fn.__name__:
+        return None
+    ast.increment_lineno(module, code.co_firstlineno - 1)
+    return node
+
+
+def _converted_code(fn, owner):
+    key = (fn.__code__, owner)
+    if key not in _CODE_CACHE:
+        node = _parse(fn)
+        needed = node is not None and _needs(fn, node, owner, set())
+        _CODE_CACHE[key] = _compile(fn, node) if needed else None
+    return _CODE_CACHE[key]
+
+
+def _needs(fn, node, owner, seen) -> bool:
+    """Control flow in ``fn`` or in a user function it calls by name or as ``self.m``."""
+    if fn.__code__ in seen:
+        return False
+    seen.add(fn.__code__)
+    if has_control_flow(node):
+        return True
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    first = node.args.args[0].arg if node.args.args else None
+    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+        target = None
+        if isinstance(call.func, ast.Name):
+            name = call.func.id
+            cell = cells.get(name)
+            try:
+                target = cell.cell_contents if cell is not None else fn.__globals__.get(name)
+            except ValueError:  # an empty cell
+                target = None
+        elif isinstance(call.func, ast.Attribute) and owner is not None and \
+                isinstance(call.func.value, ast.Name) and call.func.value.id == first:
+            target = inspect.getattr_static(owner, call.func.attr, None)
+        if is_user_function(target):
+            sub = _parse(target)
+            if sub is not None and _needs(target, sub, owner, seen):
+                return True
+    return False
+
+
+class _Mangle(ast.NodeTransformer):
+    """Private names (``self.__x``) as the class body would have mangled them."""
+
+    def __init__(self, cls: str):
+        self.prefix = "_" + cls.lstrip("_")
+
+    def _m(self, name: str) -> str:
+        private = name.startswith("__") and not name.endswith("__")
+        return self.prefix + name if private else name
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        node.attr = self._m(node.attr)
+        return node
+
+    def visit_Name(self, node):
+        node.id = self._m(node.id)
+        return node
+
+
+def _compile(fn, node: ast.FunctionDef):
+    node.decorator_list = []
+    parts = fn.__qualname__.split(".")
+    if len(parts) > 1 and parts[-2] != "<locals>":
+        _Mangle(parts[-2]).visit(node)
+    filename = fn.__code__.co_filename
+    node.name = "_sp_converted"  # not fn's name: that is bound outside (recursion)
+    rewrite_flags(node)
+    Converter(node, filename).run()
+    params = [ast.arg(arg=n) for n in fn.__code__.co_freevars] + [ast.arg(arg="_sp")]
+    factory = ast.FunctionDef(
+        name="_sp_factory", args=ast.arguments(posonlyargs=[], args=params, vararg=None,
+                                               kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                               defaults=[]),
+        body=[node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
+        decorator_list=[], returns=None)
+    module = ast.Module(body=[ast.copy_location(factory, node)], type_ignores=[])
+    ast.fix_missing_locations(module)
+    code = compile(module, filename, "exec")
+    outer = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    code = next(c for c in outer.co_consts
+                if isinstance(c, types.CodeType) and c.co_name == node.name)
+    return code.replace(co_name=fn.__name__, co_qualname=fn.__qualname__)
+
+
+def _instantiate(code, fn):
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    closure = tuple(_SP_CELL if n == "_sp" else cells[n] for n in code.co_freevars)
+    new = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__dict__.update(fn.__dict__)
+    new.__qualname__, new.__module__, new.__doc__ = fn.__qualname__, fn.__module__, fn.__doc__
+    new.__annotations__ = dict(getattr(fn, "__annotations__", {}) or {})
+    new.__wrapped__ = fn
+    new.__sporeling_converted__ = True
+    return new
+
+
+def _doc_example(x, flag=True):
+    """For the module doc: a tensor ``if`` and a Python one."""
+    from sporeling.compiler import ops
+    if flag:
+        if ops.greater(ops.sum(x), 0.0):
+            x = ops.mul(x, 2.0)
+        return x
+    return ops.neg(x)

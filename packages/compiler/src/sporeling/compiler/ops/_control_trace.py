@@ -1,0 +1,208 @@
+"""Tracing the Python callables of control-flow ops into sub-graphs.
+
+A callable's arguments and results are pytrees whose leaves are of three kinds:
+
+* arrays (anything with ``shape`` and ``dtype``: arrays, Tensors, tracers) -- graph inputs
+  and outputs;
+* *weak* numbers (Python ``bool``/``int``/``float``) -- constants that take the dtype and
+  shape of the value they are merged with (``y = 0.0`` in one branch, a float32[3] in the
+  other; a ``flag = True`` that becomes a tensor once set in a tensor branch);
+* static values (None, strings, modules, :class:`Undefined`...) -- passed through as they
+  are, and required to be equal wherever two of them meet.
+
+:func:`trace` records one callable; the ops merge two traces (``cond``) or a trace with the
+carry it started from (loops) leaf by leaf, with errors that name the leaf (a variable of
+the user's code when the AST pass gives names), both types and the user's line.
+"""
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from sporeling.core import DTypeError, ShapeError
+
+from ..core import Aval
+from ..ir.graph import Const, Graph, Var
+from ..ir.pytree import flatten, unflatten
+from ..ir.trace import make_graph
+
+__all__ = ["Spec", "Undefined", "Traced", "trace", "is_array", "is_weak", "leaf_paths",
+           "register_wrapper", "wrap_like", "unwrap", "unwrap_all", "closed_graph",
+           "type_error"]
+
+_WEAK = (bool, int, float)
+
+
+class Spec:
+    """A shape and a dtype to trace with (an :class:`Aval` is a tuple: pytrees split it)."""
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, value):
+        self.shape, self.dtype = tuple(value.shape), np.dtype(value.dtype)
+
+
+class Undefined:
+    """The value of a variable not (yet) assigned on some path of the user's code."""
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<undefined {self.name}>"
+
+
+def is_array(x) -> bool:
+    return hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, Undefined)
+
+
+def is_weak(x) -> bool:
+    return type(x) in _WEAK
+
+
+# -- Tensor-like wrapper types (the expression package's Tensor) ---------------------------
+
+_WRAPPERS: dict[type, tuple[Callable, Callable]] = {}
+
+
+def register_wrapper(cls: type, wrap: Callable, unwrap: Callable) -> None:
+    """Make control-flow callables see values of type ``cls`` for operands of that type:
+    ``wrap(inner)`` builds one around a tracer, ``unwrap(value)`` gives the inner value."""
+    _WRAPPERS[cls] = (wrap, unwrap)
+
+
+def wrap_like(model, inner):
+    model = getattr(model, "like", model)  # a scan's row stands for its array
+    hit = _WRAPPERS.get(type(model)) if _WRAPPERS else None
+    return inner if hit is None else hit[0](inner)
+
+
+def unwrap(value):
+    """The value to bind for ``value``: a registered wrapper around a traced value gives
+    that value; one around concrete data (a PyNative Tensor) stays itself, so that binding
+    it keeps its meaning (recording for ``grad``)."""
+    hit = _WRAPPERS.get(type(value)) if _WRAPPERS else None
+    if hit is None:
+        return value
+    inner = hit[1](value)
+    return inner if getattr(inner, "_interpreter", None) is not None else value
+
+
+def unwrap_all(value):
+    """The inner value of a registered wrapper, traced or not."""
+    hit = _WRAPPERS.get(type(value)) if _WRAPPERS else None
+    return value if hit is None else hit[1](value)
+
+
+# -- tracing ------------------------------------------------------------------------------
+
+class Leaf(NamedTuple):
+    kind: str        # "array", "weak" or "static"
+    value: object    # the weak or static value
+    index: int       # position among the graph's outputs (arrays and weak numbers)
+
+
+class Traced(NamedTuple):
+    graph: Graph            # inputs: the array leaves of the arguments, then captured values
+    captured: list          # outer values the callable closed over (trailing operands)
+    elems: list             # per result element: (tree, [Leaf])
+
+
+def trace(fn: Callable, args: list, name: str, n_elems: int | None = None,
+          like=None) -> Traced:
+    """Trace ``fn(*args)``; array leaves of ``args`` become graph inputs, the others are
+    passed as they are. With ``n_elems`` the result is a sequence of that many elements,
+    each flattened on its own (the AST pass's state variables); else it is one element.
+    Plain-array arguments are seen wrapped like ``like`` (a loop counter that became a
+    tensor looks like the loop's other tensors)."""
+    leaves, tree = flatten(list(args))
+    dyn = [i for i, leaf in enumerate(leaves) if is_array(leaf)]
+    elems: list = []
+
+    def wrapped(*xs):
+        full = list(leaves)
+        for i, x in zip(dyn, xs):
+            model = leaves[i]
+            if like is not None and type(getattr(model, "like", model)) not in _WRAPPERS:
+                model = like
+            full[i] = wrap_like(model, x)
+        out = fn(*unflatten(tree, full))
+        parts = [out] if n_elems is None else list(out)
+        arrays: list = []
+        for part in parts:
+            part_leaves, part_tree = flatten(part)
+            kinds = []
+            for leaf in part_leaves:
+                if is_array(leaf):
+                    kinds.append(Leaf("array", None, len(arrays)))
+                    arrays.append(unwrap(leaf))
+                elif is_weak(leaf):
+                    kinds.append(Leaf("weak", leaf, len(arrays)))
+                    arrays.append(np.asarray(leaf))
+                else:
+                    kinds.append(Leaf("static", leaf, -1))
+            elems.append((part_tree, kinds))
+        return arrays
+
+    graph = make_graph(wrapped, *[Spec(np.asarray(leaves[i]) if isinstance(leaves[i], np.generic)
+                                       else leaves[i]) for i in dyn], name=name)
+    return Traced(graph, list(graph.meta["captured"]), elems)
+
+
+def leaf_paths(tree, label: str) -> list[str]:
+    """A readable name per leaf of ``tree`` (``state[1]``, ``carry['h']``...)."""
+    out: list[str] = []
+
+    def walk(node, path):
+        if node is None:
+            out.append(path)
+        elif node[0] is dict:
+            for k, child in zip(node[1], node[2]):
+                walk(child, f"{path}[{k!r}]")
+        else:
+            for i, child in enumerate(node[1]):
+                walk(child, f"{path}[{i}]")
+
+    walk(tree, label)
+    return out
+
+
+def type_error(what: str, left: tuple[str, object], right: tuple[str, object], op: str,
+               where: str | None):
+    """A ShapeError (shapes differ) or DTypeError (dtypes differ) naming both sides."""
+    (ln, la), (rn, ra) = left, right
+    got = f"{ln} {_text(la)} but {rn} {_text(ra)}"
+    if is_array(la) and is_array(ra) and tuple(la.shape) != tuple(ra.shape):
+        return ShapeError(f"{what} has different shapes", op=op, expected="equal shapes",
+                          got=got, where=where)
+    if is_array(la) and is_array(ra):
+        return DTypeError(f"{what} has different dtypes", op=op, expected="equal dtypes",
+                          got=got, where=where,
+                          hint="cast one side (ops.cast) so that both have the same dtype")
+    return ShapeError(f"{what} differs", op=op, expected="the same kind of value on both "
+                      "sides (tensors, or equal Python values)", got=got, where=where)
+
+
+def _text(value) -> str:
+    if isinstance(value, Undefined):
+        return "undefined"
+    if is_array(value):
+        return f"{np.dtype(value.dtype)}{list(value.shape)}"
+    return f"the Python value {value!r}"
+
+
+def weak_const(value, aval) -> Const:
+    """A weak number as a constant of ``aval``'s dtype and shape."""
+    return Const(np.full(tuple(aval.shape), value, np.dtype(aval.dtype)))
+
+
+def closed_graph(traced: Traced, outputs: list, extra_before: list, extra_after: list,
+                 n_args: int) -> Graph:
+    """``traced.graph`` with fresh unused inputs for other callables' captured values placed
+    around its own (so that several sub-graphs take one operand list) and new outputs."""
+    g = traced.graph
+    before = [Var(Aval(tuple(a.shape), np.dtype(a.dtype))) for a in extra_before]
+    after = [Var(Aval(tuple(a.shape), np.dtype(a.dtype))) for a in extra_after]
+    inputs = g.inputs[:n_args] + before + g.inputs[n_args:] + after
+    return Graph(inputs, g.equations, list(outputs), g.name, {})

@@ -14,6 +14,16 @@ def test_short_training_run_reports_accuracy_and_saves_a_checkpoint(tmp_path, ca
     assert (tmp_path / "mlp_digits.safetensors").stat().st_size > 100_000
 
 
-def test_graph_mode_says_it_is_not_there_yet(capsys):
-    assert main(["train", "--mode", "graph"]) == 2
-    assert "Graph mode" in capsys.readouterr().out
+def test_graph_mode_trains_like_pynative(tmp_path, capsys):
+    accuracies = []
+    for mode in ("pynative", "graph"):
+        code = main(["train", "--model", "mlp", "--epochs", "2", "--no-progress", "--mode",
+                     mode, "--output", str(tmp_path / mode)])
+        out = capsys.readouterr().out
+        assert code == 0, out
+        assert f"{mode} mode" in out
+        accuracies.append(float(re.search(r"test accuracy: ([\d.]+)%", out).group(1)))
+    assert accuracies[1] > 80.0
+    assert abs(accuracies[0] - accuracies[1]) <= 0.5  # the same numbers, up to rounding
+    from sporeling.core import PYNATIVE_MODE, get_context
+    assert get_context("mode") == PYNATIVE_MODE       # the mode is restored afterwards

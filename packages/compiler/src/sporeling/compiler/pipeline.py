@@ -12,7 +12,11 @@ what happens inside -- which passes, how memory is planned -- is the compiler's 
 """
 from __future__ import annotations
 
-from .ir import Graph, evaluate, verify
+from sporeling.runtime.executor import run
+
+from .ir import Graph, verify
+from .lowering import lower
+from .passes import optimize
 
 __all__ = ["Executable", "compile_graph"]
 
@@ -23,9 +27,16 @@ class Executable:
     def __init__(self, graph: Graph, source_graph: Graph):
         self.graph = graph                # after the passes
         self.source_graph = source_graph  # as traced
+        self.program = lower(graph)       # kernel calls over a statically planned arena
 
     def __call__(self, *args) -> list:
-        return evaluate(self.graph, *args)
+        return run(self.program.program, args)
+
+    @property
+    def memory(self) -> dict:
+        """The memory plan's statistics: arena bytes, liveness lower bound, their ratio,
+        in-place reuses (see :meth:`~sporeling.compiler.lowering.LoweredProgram.memory`)."""
+        return self.program.memory
 
     def __repr__(self) -> str:
         return f"<Executable {self.graph.name}: {len(self.graph.equations)} equations>"
@@ -34,4 +45,4 @@ class Executable:
 def compile_graph(graph: Graph, *, level: str | None = None) -> Executable:
     """Verify ``graph``, optimise it at ``level`` and make it runnable."""
     verify(graph)
-    return Executable(graph, graph)
+    return Executable(optimize(graph, level), graph)

@@ -82,7 +82,16 @@ def dtype(value: Any) -> np.dtype:
 
 def is_floating(d) -> bool:
     """float16, bfloat16, float32 or float64."""
-    return dtype(d) in (float16, bfloat16, float32, float64)
+    try:  # every float op asks (float_operand): answered from a cache after the first time
+        return _IS_FLOATING[d]
+    except (KeyError, TypeError):
+        answer = dtype(d) in (float16, bfloat16, float32, float64)
+    if isinstance(d, np.dtype):
+        _IS_FLOATING[d] = answer
+    return answer
+
+
+_IS_FLOATING: dict = {}
 
 
 def is_integer(d) -> bool:

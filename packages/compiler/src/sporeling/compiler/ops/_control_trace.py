@@ -28,7 +28,7 @@ from ..ir.pytree import flatten, unflatten
 from ..ir.trace import make_graph
 
 __all__ = ["Spec", "Undefined", "Traced", "trace", "is_array", "is_weak", "leaf_paths",
-           "register_wrapper", "wrap_like", "unwrap", "unwrap_all", "closed_graph",
+           "register_wrapper", "wrap_like", "unwrap", "unwrap_all", "bind_operands", "closed_graph",
            "type_error"]
 
 _WEAK = (bool, int, float)
@@ -66,16 +66,20 @@ def is_weak(x) -> bool:
 _WRAPPERS: dict[type, tuple[Callable, Callable]] = {}
 
 
-def register_wrapper(cls: type, wrap: Callable, unwrap: Callable) -> None:
+def register_wrapper(cls: type, wrap: Callable, unwrap: Callable,
+                     recorded: Callable | None = None) -> None:
     """Make control-flow callables see values of type ``cls`` for operands of that type:
-    ``wrap(inner)`` builds one around a tracer, ``unwrap(value)`` gives the inner value."""
-    _WRAPPERS[cls] = (wrap, unwrap)
+    ``wrap(inner)`` builds one around a tracer, ``unwrap(value)`` gives the inner value,
+    ``recorded(value)`` says whether a gradient tape is watching it."""
+    _WRAPPERS[cls] = (wrap, unwrap, recorded or (lambda value: False))
 
 
 def wrap_like(model, inner):
     model = getattr(model, "like", model)  # a scan's row stands for its array
     hit = _WRAPPERS.get(type(model)) if _WRAPPERS else None
-    return inner if hit is None else hit[0](inner)
+    if hit is None or type(inner) in _WRAPPERS:  # already wrapped (bound on wrappers)
+        return inner
+    return hit[0](inner)
 
 
 def unwrap(value):
@@ -87,6 +91,29 @@ def unwrap(value):
         return value
     inner = hit[1](value)
     return inner if getattr(inner, "_interpreter", None) is not None else value
+
+
+def bind_operands(values: list) -> list:
+    """The operands to bind a control-flow primitive on. When a gradient tape watches one
+    of them (a PyNative ``grad`` recording while a graph is traced), every traced operand is
+    wrapped, so the primitive goes through the tape's interpreter and is recorded; otherwise
+    traced wrappers are unwrapped, so the trace records the primitive directly."""
+    if _WRAPPERS:
+        wrappers = tuple(_WRAPPERS)
+        for value in values:
+            if isinstance(value, wrappers):  # subclasses too (a Parameter is a Tensor)
+                hit = _registration(value)
+                if hit[2](value):
+                    return [v if isinstance(v, wrappers) or getattr(v, "_interpreter", None)
+                            is None else hit[0](v) for v in values]
+    return [unwrap(v) for v in values]
+
+
+def _registration(value):
+    for cls in type(value).__mro__:
+        if cls in _WRAPPERS:
+            return _WRAPPERS[cls]
+    return None
 
 
 def unwrap_all(value):

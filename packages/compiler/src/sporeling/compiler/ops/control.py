@@ -38,7 +38,8 @@ from ..ir.evaluate import evaluate
 from ..ir.graph import Const
 from ..ir.trace import user_source
 from ._control_loops import loop_carry, merge_branches, predicate, static_int
-from ._control_trace import Spec, flatten, is_array, trace, unflatten, unwrap, wrap_like
+from ._control_trace import (Spec, bind_operands, flatten, is_array, trace, unflatten,
+                             wrap_like)
 
 __all__ = ["cond", "while_loop", "scan", "fori_loop"]
 
@@ -181,9 +182,10 @@ def cond_core(pred, true_fn, false_fn, operands: list, *, names=None, zero_ok=fr
     n = None if names is None else len(names)
     t = trace(true_fn, operands, "cond_true", n)
     f = trace(false_fn, operands, "cond_false", n)
-    dyn = [unwrap(leaf) for leaf in flatten(list(operands))[0] if is_array(leaf)]
+    dyn = [leaf for leaf in flatten(list(operands))[0] if is_array(leaf)]
     tg, fg, plan = merge_branches(t, f, len(dyn), names, zero_ok, where)
-    out = cond_p.bind(pred, *dyn, *t.captured, *f.captured, true_graph=tg, false_graph=fg)
+    out = cond_p.bind(*bind_operands([pred, *dyn, *t.captured, *f.captured]),
+                      true_graph=tg, false_graph=fg)
     results = iter(_rewrap(out, like))
     values = [unflatten(tree, [next(results) if k == "out" else v for k, v in leaves])
               for tree, leaves in plan]
@@ -217,9 +219,9 @@ def while_core(cond_fn, body_fn, parts: list, *, names=None, zero_ok=frozenset()
     cond_graph = c.graph
     if kind == "weak":
         cond_graph.outputs[index] = Const(np.asarray(bool(value)))
-    carried = [unwrap(leaf) for leaf in flatten(list(parts))[0] if is_array(leaf)]
-    out = while_p.bind(*carried, *c.captured, *body.captured, cond_graph=cond_graph,
-                       body_graph=body.graph)
+    carried = [leaf for leaf in flatten(list(parts))[0] if is_array(leaf)]
+    out = while_p.bind(*bind_operands([*carried, *c.captured, *body.captured]),
+                       cond_graph=cond_graph, body_graph=body.graph)
     return _assemble(plan, _rewrap(out, _first_array(parts)))
 
 
@@ -259,8 +261,9 @@ def scan_core(body_fn, parts: list, xs, *, length=None, reverse=False, names=Non
     slices = unflatten(x_tree, [_Slice(a) if is_array(a) else a for a in x_leaves])
     body, parts, plan = loop_carry(lambda *p: _scan_step(body_fn, p), parts, [slices],
                                    names, zero_ok, "scan", where)
-    carried = [unwrap(leaf) for leaf in flatten(list(parts))[0] if is_array(leaf)]
-    out = scan_p.bind(*carried, *[unwrap(a) for a in x_arrays], *body.captured, body_graph=body.graph,
+    carried = [leaf for leaf in flatten(list(parts))[0] if is_array(leaf)]
+    out = scan_p.bind(*bind_operands([*carried, *x_arrays, *body.captured]),
+                      body_graph=body.graph,
                       n_carry=len(carried), n_xs=len(x_arrays), length=length,
                       reverse=bool(reverse))
     like = _first_array(parts, xs)

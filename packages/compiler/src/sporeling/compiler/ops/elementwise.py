@@ -120,8 +120,7 @@ def atan2(y, x):
     return bind(atan2_p, float_operand(y), float_operand(x))
 
 
-# Selective: a constant operand (``x * 2.0``, ``x + bias_const``) gets no cotangent, which
-# saves a kernel and, for a broadcast scalar, a sum and a reshape.
+# Selective: a constant operand (``x * 2.0``) gets no cotangent: no kernel, no sum-reshape.
 @def_backward(add_p, uses=(), selective=True)
 def _add_bwd(ct, x, y, *, out, needs):
     return (unbroadcast(ct, x.shape) if needs[0] else None,
@@ -136,6 +135,8 @@ def _sub_bwd(ct, x, y, *, out, needs):
 
 @def_backward(mul_p, uses=(0, 1), selective=True)
 def _mul_bwd(ct, x, y, *, out, needs):
+    if x is y and needs[0] and needs[1]:  # x * x: one product for both (the tape adds)
+        return (mul(ct, x),) * 2
     return (unbroadcast(mul(ct, y), x.shape) if needs[0] else None,
             unbroadcast(mul(ct, x), y.shape) if needs[1] else None)
 

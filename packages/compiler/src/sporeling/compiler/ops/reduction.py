@@ -158,7 +158,8 @@ def _count(x, axis) -> int:
 
 @def_backward(sum_p, uses=())
 def _sum_bwd(ct, x, *, out, axis, keepdims):
-    return (broadcast_to(_kept(ct, x, axis, keepdims), tuple(x.shape)),)
+    kept = ct if not ct.shape else _kept(ct, x, axis, keepdims)  # 0-d: broadcasts as it is
+    return (broadcast_to(kept, tuple(x.shape)),)
 
 
 @def_backward(mean_p, uses=())

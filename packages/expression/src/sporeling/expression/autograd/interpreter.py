@@ -15,6 +15,8 @@ carry their nodes.
 """
 from __future__ import annotations
 
+from numpy import ndarray
+
 from sporeling.compiler.autodiff.tape import record
 from sporeling.compiler.core import Interpreter, eager, next_level
 
@@ -51,6 +53,8 @@ class PyNativeInterpreter(Interpreter):
             else:
                 inner.append(a)
             parents.append(None)
+        if traced and _any_traced(inner):
+            inner = _keep_recorded_wrappers(args, inner, parents)
         out = _run(prim, inner, params)
         multi = prim.multiple_results
         outs = tuple(wrap(o) for o in out) if multi else wrap(out)
@@ -70,6 +74,24 @@ class PyNativeInterpreter(Interpreter):
 
 
 _run = eager.apply
+
+
+def _level(x) -> int:
+    return getattr(getattr(x, "_interpreter", None), "level", 0)
+
+
+def _any_traced(inner) -> bool:
+    return any(type(x) is not ndarray and _level(x) for x in inner)
+
+
+def _keep_recorded_wrappers(args, inner, parents):
+    # Inside a trace nested deeper than a recorded Tensor's data (the branch of a `cond`, a
+    # loop body, while a grad records), pass that Tensor itself: the trace then captures
+    # the Tensor, the control-flow primitive is bound on it, and the tape records it --
+    # unwrapped, the trace would capture the bare data and its gradient would be lost.
+    top = max(_level(x) for x in inner)
+    return [a if p is not None and _level(x) < top else x
+            for a, x, p in zip(args, inner, parents)]
 
 
 PYNATIVE = PyNativeInterpreter()

@@ -24,13 +24,25 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Callable, Iterator
 
-from sporeling.core import dtypes
+from sporeling.core import GRAPH_MODE, context_version, dtypes, get_context
 
 from ..tensor import Parameter
 
 __all__ = ["Cell"]
 
 _DEFAULT_PARAM_NAMES = (None, "", "Parameter")
+
+# Graph mode: [context version, mode is GRAPH_MODE] re-read only when the context changes,
+# and how many Graph-mode traces run (Cells called inside one are inlined into its graph)
+_GRAPH_MODE = [-1, False]
+_TRACES = [0]
+
+
+def _graph_mode() -> bool:
+    version = context_version()
+    if _GRAPH_MODE[0] != version:
+        _GRAPH_MODE[0], _GRAPH_MODE[1] = version, get_context("mode") == GRAPH_MODE
+    return _GRAPH_MODE[1]
 
 
 class Cell:
@@ -222,6 +234,9 @@ class Cell:
         raise NotImplementedError(f"{type(self).__name__} does not define construct()")
 
     def __call__(self, *args, **kwargs):
+        if _TRACES[0] or _graph_mode():
+            from ..graph.cell_call import graph_call
+            return graph_call(self, args, kwargs)
         if self._cast_dtype is not None:
             from ._calling import call_cast
             return call_cast(self, args, kwargs)
@@ -229,6 +244,23 @@ class Cell:
             from ._calling import call_bprop
             return call_bprop(self, args, kwargs)
         return self.construct(*args, **kwargs)
+
+    def _pynative_call(self, args: tuple, kwargs: dict):
+        """The call without Graph mode: what a graph inlines, and the eager fallback."""
+        if self._cast_dtype is not None:
+            from ._calling import call_cast
+            return call_cast(self, args, kwargs)
+        if self._has_bprop:
+            from ._calling import call_bprop
+            return call_bprop(self, args, kwargs)
+        return self.construct(*args, **kwargs)
+
+    def compile_cache_info(self) -> dict:
+        """Graph mode: ``{"compile_count", "entries", "compile_seconds"}`` of this Cell's
+        compile cache (a compilation per new input signature, training flag or set of
+        Parameters)."""
+        from ..graph.cell_call import cache_of
+        return cache_of(self).info()
 
     # ---- display --------------------------------------------------------------------------
 

@@ -43,9 +43,10 @@ class SGD(Optimizer):
                 buf = state["buf"] = np.array(g, copy=True)
             else:
                 buf *= mu
-                buf += (1.0 - self.dampening) * g
+                buf += (1.0 - self.dampening) * g if self.dampening else g
             g = g + mu * buf if self.nesterov else buf
-        return w - lr * g
+        step = np.multiply(g, lr)  # one temporary, reused for the result
+        return np.subtract(w, step, out=step)
 
 
 class Momentum(SGD):

@@ -12,12 +12,22 @@
 """
 from __future__ import annotations
 
+import weakref
+
 from sporeling.core import SporelingError
 from sporeling.compiler.core import eager
 
-from .tensor import Tensor, _as_array, dtype_name
+from .tensor import Tensor, _as_array, _traced, dtype_name
 
-__all__ = ["Parameter", "ParameterTuple"]
+__all__ = ["Parameter", "ParameterTuple", "live_parameters"]
+
+# every Parameter alive: a Graph-mode trace lifts the ones it reads to graph inputs
+_LIVE: "weakref.WeakSet[Parameter]" = weakref.WeakSet()
+
+
+def live_parameters() -> list:
+    """Every Parameter object currently alive (what Graph mode may lift to graph inputs)."""
+    return list(_LIVE)
 
 
 class Parameter(Tensor):
@@ -36,10 +46,23 @@ class Parameter(Tensor):
         super().__init__(default_input)
         self.name = "Parameter" if name is None else str(name)
         self.requires_grad = bool(requires_grad)
+        _LIVE.add(self)
 
     def set_data(self, data, slice_shape: bool = False) -> "Parameter":
         """Replace the data (same shape unless ``slice_shape``), keeping this object, so
-        optimizers and cells that hold it see the new values. ``data``'s dtype is kept."""
+        optimizers and cells that hold it see the new values. ``data``'s dtype is kept.
+
+        In Graph mode a traced value is kept as is: the compiled graph returns it as an
+        extra output, written back to this Parameter after each run."""
+        inner = data._data if isinstance(data, Tensor) else data
+        if _traced(inner):
+            if not slice_shape and tuple(inner.shape) != tuple(self._data.shape):
+                raise SporelingError("set_data with a different shape",
+                                     op="Parameter.set_data",
+                                     expected=f"shape {list(self.shape)}",
+                                     got=f"shape {list(inner.shape)}", where=self.name)
+            self._data = inner
+            return self
         array = _as_array(data, None)
         if not slice_shape and array.shape != self._data.shape:
             raise SporelingError("set_data with a different shape", op="Parameter.set_data",

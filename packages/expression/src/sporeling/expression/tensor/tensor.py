@@ -71,10 +71,23 @@ def _as_array(data, dtype) -> np.ndarray:
     return array
 
 
+def _traced(data) -> bool:
+    """True for a value being traced into a graph (Graph mode): it has no data."""
+    return getattr(data, "_interpreter", None) is not None and not isinstance(data, Tensor)
+
+
+def _concrete(data):
+    """``data``; a traced value raises its clear error (no data while compiling)."""
+    if type(data) is not _ndarray and _traced(data):
+        np.asarray(data)  # a Tracer's __array__ raises, naming the user's line
+    return data
+
+
 def wrap(data) -> "Tensor":
-    """A Tensor around ``data`` (an array a kernel returned), without copying."""
+    """A Tensor around ``data`` (an array a kernel returned, or a traced value in Graph
+    mode), without copying."""
     t = _new(Tensor)
-    t._data = data if type(data) is _ndarray else np.asarray(data)
+    t._data = data if type(data) is _ndarray or _traced(data) else np.asarray(data)
     t._node = t._tape = None
     t._index = 0
     return t
@@ -140,17 +153,20 @@ class Tensor(TensorOperators, TensorMethods, TensorIndexing):
     def asnumpy(self) -> np.ndarray:
         """The data as a NumPy array; it shares memory with the tensor (as on MindSpore's
         CPU), so writing to it changes the tensor."""
-        return self._data
+        data = self._data
+        return data if type(data) is _ndarray else _concrete(data)
 
     numpy = asnumpy
 
     def __array__(self, dtype=None, copy=None):
+        _concrete(self._data)
         if dtype is None or np.dtype(dtype) == self._data.dtype:
             return self._data.copy() if copy else self._data
         return self._data.astype(dtype)
 
     def item(self):
         """The single element as a Python number (an error unless ``size == 1``)."""
+        _concrete(self._data)
         if self._data.size != 1:
             raise SporelingError("item() needs a tensor with one element", op="item",
                                  expected="size 1", got=f"shape {list(self.shape)}")
@@ -159,6 +175,7 @@ class Tensor(TensorOperators, TensorMethods, TensorIndexing):
 
     def tolist(self):
         """The data as (nested) Python lists."""
+        _concrete(self._data)
         if self._data.dtype == dtypes.bfloat16:
             return self._data.astype(np.float32).tolist()
         return self._data.tolist()
@@ -185,6 +202,7 @@ class Tensor(TensorOperators, TensorMethods, TensorIndexing):
         return self._data.shape[0]
 
     def __repr__(self) -> str:
+        _concrete(self._data)
         data = self._data.astype(np.float32) if self.dtype == dtypes.bfloat16 else self._data
         text = np.array2string(data, separator=", ", threshold=1000)
         head = f"Tensor(shape={list(self.shape)}, dtype={dtype_name(self.dtype)}, value="

@@ -23,7 +23,28 @@ def broadcast_to(backend, x, out=None, *, shape):
     if out is not None:
         np.copyto(out, np.broadcast_to(x, shape))
         return out
-    return np.broadcast_to(x, shape)
+    view = _broadcast_view(x, shape) if type(x) is np.ndarray else None
+    return np.broadcast_to(x, shape) if view is None else view
+
+
+def _broadcast_view(x: np.ndarray, shape: tuple):
+    """``np.broadcast_to`` of a C-contiguous array as a zero-stride view, built directly (a
+    fifth of NumPy's general path: every reduction's backward broadcasts its cotangent);
+    None where it does not apply, and NumPy then also reports the errors."""
+    lead = len(shape) - x.ndim
+    if lead < 0 or not x.flags.c_contiguous:
+        return None
+    strides = [0] * lead
+    for n, m, stride in zip(x.shape, shape[lead:], x.strides):
+        if n == m:
+            strides.append(stride)
+        elif n == 1:
+            strides.append(0)
+        else:
+            return None
+    view = np.ndarray(shape, x.dtype, x, 0, tuple(strides))
+    view.flags.writeable = False
+    return view
 
 
 @define("transpose")

@@ -25,6 +25,8 @@ from sporeling.core import ShapeError
 __all__ = ["NUMPY_KERNELS", "define", "from_ufunc", "output", "result_dtype",
            "broadcast_shape", "normalize_axes"]
 
+_ndarray = np.ndarray
+
 NUMPY_KERNELS: dict[str, Callable] = {}
 """Primitive name -> NumPy kernel; runtime's plugin registers them for backend "numpy"."""
 
@@ -78,6 +80,14 @@ def from_ufunc(name: str, ufunc: np.ufunc) -> Callable:
         if len(inputs) != nin:
             raise TypeError(f"{name} takes {nin} inputs, got {len(inputs)}")
         if out is None:
+            first = inputs[0]
+            if type(first) is _ndarray:  # hottest: arrays of one shape and dtype
+                last = inputs[-1]  # ufuncs here take one or two inputs
+                if nin == 1 or (nin == 2 and type(last) is _ndarray
+                                and last.dtype is first.dtype and last.shape == first.shape):
+                    dtype = same_dtype_result.get(first.dtype)
+                    if dtype is not None:
+                        return ufunc(*inputs, out=backend.allocate(first.shape, dtype))
             out = backend.allocate(*_result(inputs))
         return ufunc(*inputs, out=out)
 

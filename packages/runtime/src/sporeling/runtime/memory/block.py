@@ -1,6 +1,8 @@
 """A block: one contiguous, aligned chunk of host memory that a region carves up."""
 from __future__ import annotations
 
+import mmap
+
 import numpy as np
 
 __all__ = ["Block", "round_up"]
@@ -17,9 +19,9 @@ class Block:
     NumPy's own allocation is only 16-byte aligned, so the block over-allocates by
     ``alignment`` bytes and starts at the first aligned address (``raw[start]``). Offsets
     handed out are multiples of the alignment, hence every buffer is aligned too. The memory
-    is a ``bytearray`` rather than an array: buffers are built straight over ``raw``, and a
-    non-array base keeps NumPy from collapsing their owner out of the ``.base`` chain
-    (see :mod:`.buffer`).
+    is an anonymous ``mmap`` rather than an array: buffers are built straight over ``raw``,
+    and a non-array base keeps NumPy from collapsing their owner out of the ``.base`` chain
+    (see :mod:`.buffer`). Like ``np.empty``, its pages are committed only when touched.
 
         >>> b = Block(0, "common", 4096, alignment=64)
         >>> b.address % 64, b.data.nbytes
@@ -29,7 +31,7 @@ class Block:
     __slots__ = ("id", "region", "size", "raw", "start", "data", "address")
 
     def __init__(self, block_id: int, region: str, size: int, *, alignment: int) -> None:
-        self.raw = bytearray(size + alignment)
+        self.raw = mmap.mmap(-1, size + alignment)
         whole = np.frombuffer(self.raw, dtype=np.uint8)
         self.start = (-whole.ctypes.data) % alignment
         self.id = block_id

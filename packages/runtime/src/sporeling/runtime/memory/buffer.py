@@ -4,7 +4,7 @@ Each allocation gets one :class:`BufferOwner`: an ndarray subclass built straigh
 block's memory with the buffer's shape and dtype. The array handed out is a plain-ndarray
 view of it, so the owner is its ``.base``, and every view, slice or reshape keeps the owner
 alive through the same ``.base`` chain (NumPy collapses a chain only through arrays of the
-same type, and the owner's own base is the block's ``bytearray``, not an array). When the
+same type, and the owner's own base is the block's ``mmap``, not an array). When the
 last of them is garbage the owner goes, and its ``__del__`` returns the extent to the pool
 (a ``__del__`` costs a fraction of a ``weakref.finalize``, and building the owner as an
 array costs a third of an ``__array_interface__`` round trip: this is the hot path of every

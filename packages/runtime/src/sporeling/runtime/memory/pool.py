@@ -186,15 +186,15 @@ class MemoryPool:
     def _release(self, alloc_id: int) -> None:
         # from BufferOwner: its __del__, or the explicit free. Another thread (or a GC pass
         # inside pool code) may hold the lock: then the id waits in the queue.
-        if self._lock.acquire(blocking=False):
-            try:
-                if self._pending:
-                    self._drain()
-                self._return(alloc_id)
-            finally:
-                self._lock.release()
-        else:
+        if not self._lock.acquire(blocking=False):
             self._pending.append(alloc_id)
+            return
+        try:
+            if self._pending:
+                self._drain()
+            self._return(alloc_id)
+        finally:
+            self._lock.release()
 
     def _drain(self) -> None:
         while self._pending:
@@ -205,7 +205,11 @@ class MemoryPool:
         if entry is None:
             return
         region, block, offset, size = entry
-        if self._poison or (self._poison is None and self._poison_now()):
+        poison = self._poison
+        if poison is None:  # the context key, re-read only when the context changed
+            poison = self._poison_flag if self._poison_version == context_version() \
+                else self._poison_now()
+        if poison:
             block.fill(offset, size, POISON_BYTE)
         region.in_use -= size  # Region.unclaim, inlined
         region.live -= 1

@@ -1,0 +1,153 @@
+"""Lowering a graph to a runtime :class:`~sporeling.runtime.executor.Program`.
+
+Each equation becomes one instruction calling its primitive's kernel (the same kernel the
+eager interpreter calls, so results equal :func:`~sporeling.compiler.ir.evaluate`'s); Vars
+and Consts become numbered slots; the memory plan (:mod:`.memplan`) gives single-result
+kernels an ``out=`` view of one arena. Primitives holding sub-graphs (control flow) lower
+through a rule registered with :func:`register_lowering`, whose kernel is a closure running
+lowered sub-programs -- so the runtime never sees the IR. A primitive with no kernel but a
+Python ``impl`` runs that.
+
+    >>> import numpy as np
+    >>> from sporeling.compiler import ops
+    >>> from sporeling.compiler.ir import make_graph
+    >>> x = np.ones((4, 8), np.float32)
+    >>> g = make_graph(lambda x: ops.sum(ops.exp(ops.mul(x, 2.0)), axis=1), x)
+    >>> lp = lower(g)
+    >>> lp(x)[0].shape, lp.plan.in_place    # exp writes over mul's dead result
+    ((4,), [(1, 2, 3)])
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from sporeling.core import get_context
+from sporeling.runtime import get_backend
+from sporeling.runtime.executor import BufferSpec, Instruction, Program, build, run
+
+from ..core.primitive import MissingRuleError
+from ..ir import Const, Graph, verify
+from .liveness import Step
+from .memplan import MemoryPlan, plan_memory
+from .tables import FRESH, IN_PLACE, VIEW, WRITES_OUT
+
+__all__ = ["LoweredProgram", "lower", "register_lowering", "lowering_rules"]
+
+_RULES: dict[str, Callable] = {}
+
+
+def register_lowering(name: str, rule: Callable | None = None):
+    """Lower primitive ``name`` with ``rule(eq, lower_sub) -> kernel`` (usable as a
+    decorator). ``lower_sub(graph)`` lowers a sub-graph and returns a function of its flat
+    inputs giving the list of its outputs; the kernel is called as
+    ``kernel(backend, *inputs)`` and returns one value (a tuple for multiple results)."""
+    def put(rule):
+        _RULES[name] = rule
+        return rule
+    return put if rule is None else put(rule)
+
+
+def lowering_rules() -> dict[str, Callable]:
+    """The registered lowering rules by primitive name."""
+    return dict(_RULES)
+
+
+@dataclass(eq=False)
+class LoweredProgram:
+    """A runtime program with what the compiler knows about it: the slot of every Var,
+    the memory plan, and the lowered sub-programs of control flow."""
+    program: Program
+    plan: MemoryPlan
+    slot_of: dict
+    sub_programs: list = field(default_factory=list)
+
+    def __call__(self, *args) -> list:
+        return run(self.program, args)
+
+    @property
+    def memory(self) -> dict:
+        """The plan's statistics (arena, lower bound, ratio, in-place reuses, ...) plus
+        the arenas of sub-programs (``sub_arena_bytes``, recursively)."""
+        stats = self.plan.stats()
+        stats["sub_arena_bytes"] = sum(s.memory["arena_bytes"] + s.memory["sub_arena_bytes"]
+                                       for s in self.sub_programs)
+        return stats
+
+
+def _impl_kernel(impl):
+    def kernel(backend, *inputs, out=None, **params):
+        return impl(*inputs, **params)
+    return kernel
+
+
+def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = True,
+          alignment: int = 64) -> LoweredProgram:
+    """``graph`` as a runnable :class:`LoweredProgram` on ``backend`` (default: the one
+    ``device_target`` chooses). ``plan=False`` lets every kernel allocate from the pool;
+    ``in_place=False`` forbids buffer reuse by elementwise kernels."""
+    verify(graph, check_types=False)
+    backend = backend if backend is not None else get_backend(get_context("device_target"))
+    slot_of: dict = {}
+    constants: dict = {}
+
+    def slot(v) -> int:
+        key = id(v) if isinstance(v, Const) else v
+        s = slot_of.get(key)
+        if s is None:
+            s = slot_of[key] = len(slot_of)
+            if isinstance(v, Const):
+                constants[s] = v.value
+        return s
+
+    input_slots = tuple(slot(v) for v in graph.inputs)
+    subs: list[LoweredProgram] = []
+
+    def lower_sub(sub: Graph):
+        lowered = lower(sub, backend=backend, plan=plan, in_place=in_place,
+                        alignment=alignment)
+        subs.append(lowered)
+        return build(lowered.program)
+
+    instructions, steps, sizes, keys, avals = [], [], {}, {}, {}
+    for eq in graph.equations:
+        name, multi = eq.prim.name, eq.prim.multiple_results
+        ins = tuple(slot(v) for v in eq.inputs)
+        outs = tuple(slot(v) for v in eq.outputs)
+        params, kind = dict(eq.params), "opaque"
+        if name in _RULES:
+            kernel, params = _RULES[name](eq, lower_sub), {}
+        elif backend.has_kernel(name):
+            kernel = backend.kernel(name)
+            kind = ("view" if name in VIEW else "fresh" if name in FRESH else
+                    "out" if name in WRITES_OUT and not multi else "opaque")
+        elif getattr(eq.prim, "impl", None) is not None:
+            kernel = _impl_kernel(eq.prim.impl)
+        else:
+            raise MissingRuleError(f"cannot lower primitive {name!r}: no kernel on backend "
+                                   f"{backend.name!r}, no lowering rule, no Python impl",
+                                   op=name, where=eq.source,
+                                   hint="register a kernel (sporeling_add_kernels) or a "
+                                        "lowering rule (register_lowering)")
+        steps.append(Step(ins, outs, kind, IN_PLACE.get(name, ()) if kind == "out" else ()))
+        if kind == "out":
+            aval = eq.outputs[0].aval
+            avals[outs[0]] = aval
+            sizes[outs[0]] = int(np.prod(aval.shape, dtype=np.int64)) * aval.dtype.itemsize
+        for v, s in zip(eq.inputs + eq.outputs, ins + outs):
+            keys[s] = (tuple(v.aval.shape), v.aval.dtype)
+        instructions.append(Instruction(kernel, ins, outs, params, None, multi, name,
+                                        eq.source))
+    output_slots = tuple(slot(v) for v in graph.outputs)
+    memory = plan_memory(steps, sizes if plan else {}, keys, output_slots,
+                         alignment=alignment, in_place=in_place)
+    for ins in instructions:
+        offset = memory.offsets.get(ins.outputs[0]) if ins.outputs else None
+        if offset is not None:
+            aval = avals[ins.outputs[0]]
+            ins.out = BufferSpec(offset, tuple(aval.shape), aval.dtype)
+    program = Program(instructions, len(slot_of), input_slots, output_slots, constants,
+                      memory.arena_bytes, backend, graph.name)
+    return LoweredProgram(program, memory, slot_of, subs)

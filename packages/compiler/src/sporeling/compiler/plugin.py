@@ -1,0 +1,54 @@
+"""The compiler's built-in plugin: its hookspecs, its context keys and its passes --
+contributed through the same hooks a third-party plugin uses."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sporeling.core import impl
+
+from . import hookspecs
+
+HOOKSPECS = hookspecs
+
+
+def _level(value) -> str:
+    if value not in ("O0", "O1"):
+        raise ValueError("")
+    return value
+
+
+def _save_graphs(value):
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (str, Path)) and str(value):
+        return str(value)
+    raise TypeError("must be a bool or a directory")
+
+
+def _bool(value) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError("must be True or False")
+    return value
+
+
+@impl
+def sporeling_add_context_options(options) -> None:
+    options.add_option("graph_opt_level", "O1", convert=_level,
+                       doc="Which graph passes run: O0 only what correctness needs "
+                           "(shape/dtype inference, verification), O1 all.",
+                       valid='"O0" or "O1"')
+    options.add_option("save_graphs", False, convert=_save_graphs,
+                       doc="Write the IR before and after each pass: False, True "
+                           "(./sporeling_ir) or a directory (SPORELING_DUMP_IR wins).",
+                       valid="a bool or a directory path")
+    options.add_option("recompute", False, convert=_bool,
+                       doc="Recompute cheap elementwise values in the backward part of "
+                           "compiled graphs instead of keeping them (less memory).",
+                       valid="True or False")
+
+
+@impl
+def sporeling_add_passes(passes) -> None:
+    from .passes import BUILTIN_PASSES
+    for p in BUILTIN_PASSES:
+        passes.add_pass(p)

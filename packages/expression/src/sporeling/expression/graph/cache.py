@@ -1,0 +1,158 @@
+"""The compile cache: one compiled graph per call signature, recompiled when it goes stale.
+
+A call's key is the structure of its arguments, the shape and dtype of every array argument
+(Tensors and NumPy arrays), the value of every other argument (static: baked into the
+graph) and an extra key from the caller (a Cell's ``training`` flag). An entry also keeps
+**guards** checked on every hit: the Parameters it reads still have the traced shapes and
+dtypes, and every Cell the trace went through still has the same ``training`` flag and the
+same Parameters and sub-Cells. When no graph of a key passes its guards, the call compiles
+a new one, kept beside the others (up to a few per key: training on and off);
+``compile_count`` counts every compilation.
+"""
+from __future__ import annotations
+
+import time
+import weakref
+
+import numpy as np
+
+from sporeling.compiler.ir import flatten, unflatten
+from sporeling.compiler.pipeline import compile_graph
+
+from ..tensor.tensor import Tensor, wrap
+from .tracing import is_array_leaf, trace
+
+__all__ = ["CompiledFunction", "cell_signature"]
+
+_ndarray = np.ndarray
+_VARIANTS = 4  # graphs kept per key whose guards differ (training on/off, ...)
+
+
+def cell_signature(cell) -> tuple:
+    """What a graph depends on in one Cell: its flag and which Parameters/Cells it holds."""
+    return (cell.training, tuple(map(id, cell._params.values())),
+            tuple(map(id, cell._cells.values())))
+
+
+class _Entry:
+    __slots__ = ("executable", "traced", "param_avals", "cells", "compile_seconds")
+
+    def __init__(self, executable, traced, cells, seconds):
+        self.executable, self.traced, self.compile_seconds = executable, traced, seconds
+        self.param_avals = [(p._data.shape, p._data.dtype) for p in traced.params]
+        self.cells = [(weakref.ref(c), cell_signature(c)) for c in cells]
+
+    def valid(self) -> bool:
+        for p, (shape, dtype) in zip(self.traced.params, self.param_avals):
+            data = p._data
+            if data.shape != shape or data.dtype != dtype:
+                return False
+        for ref, signature in self.cells:
+            cell = ref()
+            if cell is None or cell_signature(cell) != signature:
+                return False
+        return True
+
+    def run(self, arrays: list):
+        traced = self.traced
+        inputs = arrays + [p._data for p in traced.params]
+        if traced.captured:
+            inputs += [c._data if isinstance(c, Tensor) else c for c in traced.captured]
+        outs = self.executable(*inputs)
+        n = len(outs) - len(traced.effect_params)
+        for p, value in zip(traced.effect_params, outs[n:]):
+            p.set_data(value)
+        results = iter(outs[:n])
+        leaves = [wrap(next(results)) if s is None else s for s in traced.out_static]
+        return unflatten(traced.out_tree, leaves)
+
+
+class CompiledFunction:
+    """The compile cache of one function (or one Cell): see the module doc.
+
+    ``compile_count`` counts compilations (first ones and recompilations);
+    ``compile_seconds`` their total time (trace + passes + lowering).
+    """
+
+    def __init__(self, name: str):
+        self.name = name
+        self._entries: dict = {}
+        self.compile_count = 0
+        self.compile_seconds = 0.0
+        self.last_entry: _Entry | None = None
+
+    def key(self, args: tuple, kwargs: dict, extra) -> tuple | None:
+        """``(key, arrays)``, or None when an argument is itself a traced value."""
+        leaves, tree = flatten((args, kwargs), is_leaf=is_array_leaf)
+        parts, arrays = [], []
+        for x in leaves:
+            if isinstance(x, Tensor):
+                x = x._data
+            if isinstance(x, _ndarray):
+                if type(x) is not _ndarray:
+                    x = np.asarray(x)
+                arrays.append(x)
+                parts.append((x.shape, x.dtype))
+            elif is_array_leaf(x) or getattr(x, "_interpreter", None) is not None:
+                return None  # traced data (inside some other transformation)
+            else:
+                try:
+                    hash(x)
+                    parts.append((type(x), x))
+                except TypeError:
+                    parts.append(("id", id(x)))
+        return (tree, tuple(parts), extra), arrays
+
+    def call(self, fn, args: tuple, kwargs: dict, extra=()):
+        """``fn(*args, **kwargs)`` through the cache (compiling on a miss)."""
+        found = self.key(args, kwargs, extra)
+        if found is None:
+            return fn(*args, **kwargs)
+        key, arrays = found
+        variants = self._entries.get(key)
+        if variants is None:
+            variants = self._entries[key] = []
+        for entry in variants:
+            if entry.valid():
+                break
+        else:
+            entry = self._compile(fn, args, kwargs)
+            variants.insert(0, entry)
+            del variants[_VARIANTS:]
+        self.last_entry = entry
+        return entry.run(arrays)
+
+    def _compile(self, fn, args, kwargs) -> _Entry:
+        start = time.perf_counter()
+        try:
+            traced, cells = trace(fn, args, kwargs, self.name)
+            executable = compile_graph(traced.graph)
+        except Exception as exc:
+            exc.add_note(f"(while compiling {self.name} for Graph mode; the same code runs "
+                         "eagerly with set_context(mode=PYNATIVE_MODE))")
+            raise
+        seconds = time.perf_counter() - start
+        self.compile_count += 1
+        self.compile_seconds += seconds
+        return _Entry(executable, traced, cells, seconds)
+
+    def info(self) -> dict:
+        """``{"compile_count", "entries", "compile_seconds"}``."""
+        return {"compile_count": self.compile_count,
+                "entries": sum(len(v) for v in self._entries.values()),
+                "compile_seconds": self.compile_seconds}
+
+    @property
+    def last_graph(self):
+        """The graph (as traced) of the most recent call, or None."""
+        return None if self.last_entry is None else self.last_entry.traced.graph
+
+    @property
+    def last_executable(self):
+        """The compiled executable of the most recent call, or None."""
+        return None if self.last_entry is None else self.last_entry.executable
+
+    def clear(self) -> None:
+        """Forget every compiled graph (the next call compiles again)."""
+        self._entries.clear()
+        self.last_entry = None

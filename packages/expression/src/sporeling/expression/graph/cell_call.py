@@ -1,0 +1,83 @@
+"""Calling a Cell in Graph mode (``set_context(mode=GRAPH_MODE)``).
+
+``Cell.__call__`` hands over here in Graph mode, and for every Cell called while a trace
+runs. A top-level call compiles the Cell (``construct`` through the AST front end, traced
+with its Parameters lifted to graph inputs) once per call signature and runs the graph;
+Cells called inside a trace are inlined into the graph being built.
+
+``TrainOneStepCell`` compiles its loss and ``value_and_grad`` -- forward and backward -- into
+one graph; the rest of its step (gradient scaling, clipping, the optimizer's update) stays
+eager Python on NumPy arrays, as the optimizers are written (already vectorised: one NumPy
+expression per parameter).
+
+Runs eagerly (PyNative) instead: a Cell called while ``grad`` records, so the tape sees
+its ops.
+"""
+from __future__ import annotations
+
+import weakref
+
+from ..autograd.state import STATE
+from .cache import CompiledFunction
+from .convert import converted
+from .tracing import is_tracing, note_cell
+
+__all__ = ["graph_call", "cache_of"]
+
+_CACHES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def cache_of(cell) -> CompiledFunction:
+    """The compile cache of ``cell`` (made on first use)."""
+    cache = _CACHES.get(cell)
+    if cache is None:
+        cache = _CACHES[cell] = CompiledFunction(f"{type(cell).__name__}.construct")
+    return cache
+
+
+def _inline(cell, args, kwargs):
+    """``cell``'s computation inside the trace being built."""
+    if cell._cast_dtype is not None or cell._has_bprop:
+        return cell._pynative_call(args, kwargs)
+    return converted(cell.construct)(*args, **kwargs)
+
+
+def graph_call(cell, args: tuple, kwargs: dict):
+    """``cell(*args, **kwargs)`` in Graph mode (see the module doc)."""
+    if is_tracing():
+        note_cell(cell)
+        return _inline(cell, args, kwargs)
+    from sporeling.core import GRAPH_MODE, get_context
+    if STATE.level or get_context("mode") != GRAPH_MODE:
+        return cell._pynative_call(args, kwargs)
+    from ..train.cell_wrappers import TrainOneStepCell
+    if isinstance(cell, TrainOneStepCell):
+        return _train_step(cell, args, kwargs)
+    return cache_of(cell).call(_Root(cell), args, kwargs, (cell.training,))
+
+
+class _Root:
+    """The traced function of a top-level Cell call."""
+    __slots__ = ("cell",)
+
+    def __init__(self, cell):
+        self.cell = cell
+
+    def __call__(self, *args, **kwargs):
+        return graph_call(self.cell, args, kwargs)  # tracing: noted and inlined
+
+
+def _train_step(cell, args, kwargs):
+    """One ``TrainOneStepCell`` step: compiled loss + gradients, eager update."""
+    d = cell.__dict__
+    original = d["_value_and_grad"]
+    cache = cache_of(cell)
+
+    def compiled(*inputs):
+        return cache.call(original, inputs, {}, ("train", cell.training))
+
+    d["_value_and_grad"] = compiled
+    try:
+        return cell._pynative_call(args, kwargs)
+    finally:
+        d["_value_and_grad"] = original

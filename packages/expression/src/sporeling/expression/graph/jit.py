@@ -1,0 +1,119 @@
+"""``jit``: compile a function (or a method) to a graph, with a cache per call signature.
+
+    >>> import numpy as np
+    >>> import sporeling.expression as sx
+    >>> @sx.jit
+    ... def f(x, y):
+    ...     return (x * y + 1.0).sum()
+    >>> f(sx.Tensor([1.0, 2.0]), sx.Tensor([3.0, 4.0]))
+    Tensor(shape=[], dtype=Float32, value= 13.)
+    >>> _ = f(sx.Tensor([5.0, 6.0]), sx.Tensor([7.0, 8.0]))     # same shapes: cached
+    >>> f.compile_count
+    1
+
+The function runs once on traced Tensors (see :mod:`.tracing`); afterwards each call runs the
+compiled graph. Parameters the function reads (through a Cell, a closure or a global) are
+graph inputs, so updating them needs no recompilation. A function calling ``grad`` or
+``value_and_grad`` compiles forward and backward into one graph.
+
+What runs as Python, once, at compile time: everything that does not touch tensor data --
+``print`` of non-tensor values, arithmetic on shapes, loops over Python ranges, attribute
+reads (so changing a Python attribute the function reads needs ``clear_cache()``). What
+cannot be compiled raises an error naming the user's ``file:line``: reading a tensor's data
+(``asnumpy()``, ``float(x)``, ``print(x)``, ``if x > 0`` without the AST front end).
+Random ops (``Dropout``, ``ops.uniform``...) draw their seed when traced, so a compiled
+graph replays the same draws on every run (a known limitation: the seed is not yet a graph
+input). Called while ``grad`` records (PyNative), while another trace runs, or on traced values,
+a jit function runs inline (eagerly or into the enclosing graph).
+"""
+from __future__ import annotations
+
+import functools
+import weakref
+
+from ..autograd.state import STATE
+from .cache import CompiledFunction
+from .convert import converted
+from .tracing import is_tracing, note_cell
+
+__all__ = ["jit", "JitFunction"]
+
+
+class JitFunction:
+    """A compiled function: call it like the original (see :func:`jit`)."""
+
+    def __init__(self, fn, owner=None):
+        functools.update_wrapper(self, fn, updated=())
+        self._fn = fn
+        self._owner = owner
+        self._cache = CompiledFunction(getattr(fn, "__qualname__", None) or
+                                       getattr(fn, "__name__", "jit"))
+        self._bound: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+        self._traced = None  # the converted function, made on first use
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        try:
+            bound = self._bound.get(obj)
+        except TypeError:  # not weak-referenceable: a fresh cache per access
+            return JitFunction(self._fn.__get__(obj, objtype), owner=obj)
+        if bound is None:
+            bound = self._bound[obj] = JitFunction(self._fn.__get__(obj, objtype), owner=obj)
+        return bound
+
+    def __call__(self, *args, **kwargs):
+        if is_tracing():
+            return converted(self._fn)(*args, **kwargs)
+        if STATE.level:  # PyNative grad records this call: run it on the tape
+            return self._fn(*args, **kwargs)
+        if self._traced is None:
+            self._traced = _Traced(converted(self._fn), self._owner)
+        return self._cache.call(self._traced, args, kwargs)
+
+    compile_count = property(lambda self: self._cache.compile_count,
+                             doc="How many times this function was compiled.")
+    last_graph = property(lambda self: self._cache.last_graph,
+                          doc="The traced graph of the latest call.")
+    last_executable = property(lambda self: self._cache.last_executable,
+                               doc="The executable of the latest call.")
+
+    def compile_cache_info(self) -> dict:
+        """``{"compile_count", "entries", "compile_seconds"}``."""
+        return self._cache.info()
+
+    def clear_cache(self) -> None:
+        """Forget the compiled graphs (after changing Python state the function reads)."""
+        self._cache.clear()
+
+    def __repr__(self) -> str:
+        return f"<jit {self._cache.name}>"
+
+
+class _Traced:
+    """``fn`` called under the trace; an owner Cell and its descendants are noted for the
+    cache's guards (their flags and contents)."""
+    __slots__ = ("fn", "owner")
+
+    def __init__(self, fn, owner):
+        self.fn, self.owner = fn, owner
+
+    def __call__(self, *args, **kwargs):
+        if hasattr(self.owner, "cells_and_names"):
+            for _, cell in self.owner.cells_and_names():
+                note_cell(cell)
+        return self.fn(*args, **kwargs)
+
+
+def jit(fn=None):
+    """Compile ``fn`` to a graph on its first call (per argument signature); usable as
+    ``@jit`` on functions and on methods (``construct`` of a Cell included)."""
+    if fn is None:
+        return jit
+    if isinstance(fn, JitFunction):
+        return fn
+    if not callable(fn):
+        from sporeling.core import SporelingError
+        raise SporelingError("jit needs a function", op="jit", expected="a callable",
+                             got=type(fn).__name__)
+    return JitFunction(fn)

@@ -1,0 +1,179 @@
+"""Tracing Tensor code into a graph: the Graph-mode front end's half of ``make_graph``.
+
+The traced function runs on ordinary Tensors whose ``_data`` is a compiler ``Tracer``. Their
+ops reach the PyNative interpreter as usual, which unwraps ``_data`` and -- while a trace is
+on -- dispatches through ``bind`` instead of straight to the eager kernels, so the tracer's
+interpreter records the equation. ``grad``/``value_and_grad`` inside work unchanged: the
+PyNative tape records over tracer-valued Tensors and the backward rules bind ops on tracers,
+so forward and backward land in one graph.
+
+Parameters are **lifted**: for the duration of the trace every live Parameter's ``_data`` is
+swapped for a tracer (restored afterwards, also on errors); those the function reads become
+graph inputs, fed with the Parameters' current values at each run, so a compiled graph stays
+valid while the weights change. A Parameter whose ``_data`` is something else when the
+function returns was written by ``set_data`` (BatchNorm's moving statistics): its new value
+is an extra graph output, written back after each run.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sporeling.compiler.ir import Graph, Var, flatten, make_graph, unflatten
+
+from ..autograd import interpreter as _pynative
+from ..tensor.parameter import live_parameters
+from ..tensor.tensor import Tensor, wrap
+
+__all__ = ["Traced", "trace", "is_tracing", "is_array_leaf", "note_cell"]
+
+
+class _TraceState(threading.local):
+    def __init__(self):
+        self.depth = 0
+        self.cells: list = []  # Cells the current trace went through (cache guards)
+
+
+_STATE = _TraceState()
+
+
+def is_tracing() -> bool:
+    """True while a Graph-mode trace runs in this thread (nested Cells and jit functions
+    are then inlined into the graph being built)."""
+    return _STATE.depth > 0
+
+
+def note_cell(cell) -> None:
+    """Record that the current trace runs ``cell`` (its flag and contents guard the graph)."""
+    if all(c is not cell for c in _STATE.cells):
+        _STATE.cells.append(cell)
+
+
+def is_array_leaf(x) -> bool:
+    """Arguments that become graph inputs: Tensors and NumPy arrays."""
+    return isinstance(x, (Tensor, np.ndarray))
+
+
+def _bind_run(prim, args, params):
+    from sporeling.compiler import bind
+    return bind(prim, *args, **params)
+
+
+@contextlib.contextmanager
+def _tracing():
+    """PyNative dispatches through ``bind`` (so tracers reach their interpreter)."""
+    from ..nn import cell as _cell
+    saved = _pynative._run
+    _pynative._run = _bind_run
+    _STATE.depth += 1
+    _cell._TRACES[0] += 1
+    try:
+        yield
+    finally:
+        _cell._TRACES[0] -= 1
+        _STATE.depth -= 1
+        if not _STATE.depth:
+            _pynative._run = saved
+
+
+@dataclass
+class Traced:
+    """A traced call: the graph and how to feed it and read it.
+
+    Graph inputs are ``[array arguments..., params...]``; outputs are ``[array outputs...,
+    new values of effect_params...]``. ``out_static`` holds the non-array output leaves
+    (None where an array leaf goes); ``out_tree`` their structure.
+    """
+    graph: Graph
+    n_args: int
+    params: list                 # Parameters lifted to inputs, in input order
+    effect_params: list          # Parameters written by set_data, in output order
+    out_tree: object
+    out_static: list
+    captured: list = field(default_factory=list)
+
+
+def _used_vars(graph: Graph) -> set:
+    used = {v for v in graph.outputs if isinstance(v, Var)}
+    for eq in graph.equations:
+        used.update(v for v in eq.inputs if isinstance(v, Var))
+    return used
+
+
+def trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
+    """Trace ``fn(*args, **kwargs)``: array leaves of the arguments become graph inputs,
+    other leaves are static (baked in); live Parameters are lifted (see the module doc).
+    Returns the :class:`Traced` call and the Cells it went through."""
+    leaves, in_tree = flatten((args, kwargs), is_leaf=is_array_leaf)
+    slots = [i for i, x in enumerate(leaves) if is_array_leaf(x)]
+    params = live_parameters()
+    examples = [_example(leaves[i]) for i in slots] + [_example(p._data) for p in params]
+    result: dict = {}
+
+    def flat_fn(*tracers):
+        arg_tracers, param_tracers = tracers[:len(slots)], tracers[len(slots):]
+        full = list(leaves)
+        for i, t in zip(slots, arg_tracers):
+            full[i] = wrap(t)
+        call_args, call_kwargs = unflatten(in_tree, full)
+        saved = [p._data for p in params]
+        try:
+            for p, t in zip(params, param_tracers):
+                p._data = t
+            out = fn(*call_args, **call_kwargs)
+            effects = [(p, p._data) for p, t in zip(params, param_tracers) if p._data is not t]
+        finally:
+            for p, data in zip(params, saved):
+                p._data = data
+        out_leaves, out_tree = flatten(out, is_leaf=is_array_leaf)
+        arrays = [x._data if isinstance(x, Tensor) else x for x in out_leaves
+                  if is_array_leaf(x)]
+        result.update(out_tree=out_tree, effects=effects,
+                      static=[None if is_array_leaf(x) else x for x in out_leaves])
+        return arrays + [data for _, data in effects]
+
+    outer_cells, _STATE.cells = _STATE.cells, []
+    try:
+        with _tracing():
+            graph = make_graph(flat_fn, *examples, name=name)
+    finally:
+        cells, _STATE.cells = _STATE.cells, outer_cells
+    # keep the argument inputs (the caller passes them) and the parameters actually read
+    used = _used_vars(graph)
+    n_args = len(slots)
+    param_vars = graph.inputs[n_args:n_args + len(params)]
+    keep = [i for i, v in enumerate(param_vars) if v in used]
+    graph.inputs = (graph.inputs[:n_args] + [param_vars[i] for i in keep]
+                    + graph.inputs[n_args + len(params):])
+    effects = result["effects"]
+    return Traced(graph, n_args, [params[i] for i in keep], [p for p, _ in effects],
+                  result["out_tree"], result["static"],
+                  list(graph.meta.get("captured", []))), cells
+
+
+def _example(value):
+    """A zero-stride stand-in with ``value``'s shape and dtype (no memory)."""
+    data = value._data if isinstance(value, Tensor) else value
+    return np.broadcast_to(np.zeros((), data.dtype), data.shape)
+
+
+def _wrap_in_trace(inner):
+    # Inside a Graph-mode trace the branches and loop bodies of control flow see Tensors,
+    # like the code around them. Elsewhere (ops.cond called eagerly) they see the compiler's
+    # tracers: PyNative dispatch reaches tracers only while a trace runs (see _tracing).
+    return wrap(inner) if _STATE.depth else inner
+
+
+def _register_control_flow_wrapper() -> None:
+    try:
+        from sporeling.compiler.ops._control_trace import register_wrapper
+    except ImportError:  # a compiler without functional control flow
+        return
+    register_wrapper(Tensor, _wrap_in_trace, lambda t: t._data,
+                     recorded=lambda t: t._node is not None)
+
+
+_register_control_flow_wrapper()

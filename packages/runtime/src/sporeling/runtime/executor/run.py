@@ -23,6 +23,7 @@ a buffer the kernels allocated from the pool goes back there at once.
 """
 from __future__ import annotations
 
+import collections
 import linecache
 import threading
 import types
@@ -120,11 +121,23 @@ class _Builder:
         source = "\n".join(lines) + "\n"
         filename = f"<sporeling program {p.name} #{id(p):x}>"
         code = compile(source, filename, "exec")
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        _remember_source(filename, source)
         exec(code, ns)
-        fn = ns["program"]
-        weakref.finalize(fn, linecache.cache.pop, filename, None)  # tracebacks show the line
-        return _guard(fn, p, line_of, len(p.input_slots))
+        return _guard(ns["program"], p, line_of, len(p.input_slots))
+
+
+_SOURCES: collections.deque = collections.deque()
+_MAX_SOURCES = 512
+
+
+def _remember_source(filename: str, source: str) -> None:
+    """Keep a generated program's text in linecache so tracebacks show its lines. Old
+    entries are dropped here, never from a finalizer: a garbage collection inside
+    ``linecache.checkcache``'s loop would remove a key it is about to read."""
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    _SOURCES.append(filename)
+    while len(_SOURCES) > _MAX_SOURCES:
+        linecache.cache.pop(_SOURCES.popleft(), None)
 
 
 def _guard(fn: types.FunctionType, program: Program, line_of: list, n_inputs: int):

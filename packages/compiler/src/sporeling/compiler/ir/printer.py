@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .graph import Const, Graph, Var
+from .graph import Const, Graph
 
 __all__ = ["graph_to_text"]
 

@@ -12,7 +12,7 @@ from sporeling.core import ShapeError
 
 from ..core import Aval, Primitive, bind, def_backward
 from ._util import as_operand, check_axes
-from .shape import _unary_aval, broadcast_to, normalize_axis, reshape
+from .shape import _unary_aval, normalize_axis, reshape
 
 __all__ = ["tile", "repeat", "flip", "roll", "pad"]
 

@@ -27,7 +27,6 @@ import collections
 import linecache
 import threading
 import types
-import weakref
 from typing import Callable, Sequence
 
 import numpy as np

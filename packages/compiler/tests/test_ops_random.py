@@ -26,10 +26,13 @@ def test_the_seed_reproduces_and_successive_calls_differ(name):
     assert not primitives()[name].differentiable
 
 
-def test_a_bound_primitive_is_a_pure_function_of_its_seed():
-    params = dict(shape=(3,), dtype=np.dtype(np.float32), seed=42, low=0.0, high=1.0)
+def test_a_bound_primitive_is_a_pure_function_of_its_seed_operand():
+    params = dict(shape=(3,), dtype=np.dtype(np.float32), low=0.0, high=1.0)
     prim = primitives()["uniform"]
-    np.testing.assert_array_equal(bind(prim, **params), bind(prim, **params))
+    seed = np.array(42, np.int64)
+    np.testing.assert_array_equal(bind(prim, seed, **params), bind(prim, seed, **params))
+    assert not np.array_equal(bind(prim, seed, **params),
+                              bind(prim, np.array(43, np.int64), **params))
 
 
 def test_distributions():
@@ -76,6 +79,7 @@ def test_tensor_bounds_broadcast_through_an_affine_map():
     (lambda: ops.normal((2, -1)), ShapeError, "normal: bad shape"),
     (lambda: ops.bernoulli(np.full(3, 0.5), (2,)), ShapeError, "bernoulli: probabilities"),
     (lambda: ops.permutation(np.float32(1)), ShapeError, "permutation: cannot permute"),
+    (lambda: ops.dropout(np.ones(3), seed=np.float32(1)), DTypeError, "dropout: the seed"),
 ])
 def test_errors_name_the_op(call, error, match):
     with pytest.raises(error, match=match):

@@ -226,7 +226,7 @@ def test_missing_rule_names_the_primitive_and_vmap():
 
 
 def test_every_builtin_primitive_with_operands_has_a_rule():
-    operandless = {"uniform", "normal", "randint", "permutation"}  # never batched
+    operandless = {"rng_seed"}  # never batched
     builtin = [p for n, p in primitives().items() if p.abstract_eval is not None and
                p.abstract_eval.__module__.startswith("sporeling.compiler.ops")]
     missing = [p.name for p in builtin if not has_batching_rule(p) and p.name not in operandless]

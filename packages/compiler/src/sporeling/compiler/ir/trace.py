@@ -9,10 +9,25 @@ graph -- the caller passes it (closure conversion, needed by control-flow sub-gr
     >>> g = make_graph(lambda x: ops.sum(ops.exp(x)), np.ones((2, 3), np.float32))
     >>> [eq.prim.name for eq in g.equations]
     ['exp', 'sum']
+
+**Fresh values.** A primitive without operands would bind eagerly (``bind`` picks the
+interpreter from the operands), so inside a trace its value would be baked into the graph as
+a constant. For the random seed (``rng_seed``) that is wrong: every run of the graph must draw
+anew. So the traces that :func:`make_graph` builds with ``fresh_seeds=True`` (the default) form
+a per-thread stack, and :func:`bind_fresh` binds such a primitive to the innermost one -- the
+graph gets an equation executed on every run -- or eagerly when no trace is active.
+Control-flow sub-graphs are traced with ``fresh_seeds=False``: their draws happen in the
+enclosing scope and enter the body as a captured operand, so the backward (which re-runs the
+body) sees the forward's seeds.
+
+    >>> g = make_graph(lambda x: ops.dropout(x, 0.5), np.ones(4, np.float32))
+    >>> [eq.prim.name for eq in g.equations]
+    ['rng_seed', 'dropout']
 """
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Callable
 
 import numpy as np
@@ -22,7 +37,8 @@ from ..core.primitive import Primitive
 from .graph import Const, Equation, Graph, Var
 from .pytree import flatten
 
-__all__ = ["Tracer", "TraceInterpreter", "make_graph", "user_source"]
+__all__ = ["Tracer", "TraceInterpreter", "make_graph", "user_source", "innermost_trace",
+           "bind_fresh", "FRESH"]
 
 
 class Tracer:
@@ -68,11 +84,14 @@ def user_source() -> str | None:
 class TraceInterpreter(Interpreter):
     """Records every primitive bound on its tracers into equations."""
 
-    def __init__(self, record_source: bool = True):
+    def __init__(self, record_source: bool = True, wrap_fresh: Callable | None = None):
         self.level = next_level()
         self.equations: list[Equation] = []
         self.captured: dict[int, tuple[object, Var]] = {}  # id(outer value) -> (value, Var)
         self.record_source = record_source
+        # how a fresh value (see bind_fresh) is handed to the traced code: the Graph-mode
+        # front end wraps it in a Tensor, like every other value its code sees
+        self.wrap_fresh = wrap_fresh
 
     def new_input(self, aval: Aval) -> Tracer:
         return Tracer(Var(Aval(tuple(aval.shape), np.dtype(aval.dtype))), self)
@@ -100,23 +119,65 @@ class TraceInterpreter(Interpreter):
         return tuple(tracers) if prim.multiple_results else tracers[0]
 
 
+FRESH: set[str] = set()
+"""Names of operand-less primitives whose every application is a new value (``rng_seed``):
+:func:`~sporeling.compiler.ir.evaluate` re-binds their equations with :func:`bind_fresh`."""
+
+
+class _Active(threading.local):
+    def __init__(self):
+        self.stack: list[TraceInterpreter] = []
+
+
+_ACTIVE = _Active()
+
+
+def innermost_trace() -> TraceInterpreter | None:
+    """The innermost active trace that receives fresh values (None outside any)."""
+    stack = _ACTIVE.stack
+    return stack[-1] if stack else None
+
+
+def bind_fresh(prim: Primitive, *, wrapped: bool = True, **params):
+    """Bind the operand-less ``prim`` to the innermost active trace (an equation in the graph
+    being built, run on every execution), else eagerly. ``wrapped``: present a traced result
+    the way that trace's code sees values (a Tensor in Graph mode)."""
+    trace = innermost_trace()
+    if trace is None:
+        from ..core import bind
+        return bind(prim, **params)
+    out = trace.apply(prim, (), params)
+    return trace.wrap_fresh(out) if wrapped and trace.wrap_fresh is not None else out
+
+
 def _is_value(x) -> bool:
     return hasattr(x, "shape") and hasattr(x, "dtype")  # arrays, Tensors, Avals (a tuple!)
 
 
 def make_graph(fn: Callable, *example_args, name: str | None = None,
-               record_source: bool = True) -> Graph:
+               record_source: bool = True, fresh_seeds: bool = True,
+               wrap_fresh: Callable | None = None) -> Graph:
     """Trace ``fn`` on values shaped like ``example_args`` (arrays or Avals; nested
     tuples/lists/dicts allowed) into a :class:`Graph`.
 
     Values of outer traces that ``fn`` closes over become trailing graph inputs, listed in
-    ``graph.meta["captured"]`` (in order) for the caller to pass.
+    ``graph.meta["captured"]`` (in order) for the caller to pass. With ``fresh_seeds`` the
+    trace receives the fresh values (random seeds) bound while ``fn`` runs, presented to
+    ``fn`` through ``wrap_fresh`` when given (see the module doc).
     """
-    interp = TraceInterpreter(record_source)
+    interp = TraceInterpreter(record_source, wrap_fresh)
     leaves, in_tree = flatten(list(example_args), is_leaf=_is_value)
     tracers = [interp.new_input(leaf) for leaf in leaves]
     from .pytree import unflatten
-    out = fn(*unflatten(in_tree, tracers))
+    if fresh_seeds:
+        stack = _ACTIVE.stack
+        stack.append(interp)
+        try:
+            out = fn(*unflatten(in_tree, tracers))
+        finally:
+            stack.pop()
+    else:
+        out = fn(*unflatten(in_tree, tracers))
     out_leaves, out_tree = flatten(out)
     outputs = [interp.operand(o) if hasattr(o, "shape") else Const(o) for o in out_leaves]
     captured = list(interp.captured.values())

@@ -44,8 +44,8 @@ WRITES_OUT = frozenset(_UFUNC + (
     "dropout", "embedding", "embedding_grad", "rsqrt_eps",
     # a fused elementwise chain (the fusion pass): its last node writes into out
     "fused_elementwise",
-    # random draws
-    "uniform", "normal", "bernoulli", "randint", "permutation"))
+    # random draws (and the seed they draw from)
+    "rng_seed", "uniform", "normal", "bernoulli", "randint", "permutation"))
 
 FRESH = frozenset({"normalize", "max_pool2d"})
 

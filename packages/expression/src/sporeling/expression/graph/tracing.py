@@ -13,6 +13,10 @@ graph inputs, fed with the Parameters' current values at each run, so a compiled
 valid while the weights change. A Parameter whose ``_data`` is something else when the
 function returns was written by ``set_data`` (BatchNorm's moving statistics): its new value
 is an extra graph output, written back after each run.
+
+Random ops draw their seed from an ``rng_seed`` equation of the graph (see
+:mod:`sporeling.compiler.ops.random`), wrapped as a Tensor for the traced code: every run
+of the compiled graph draws new masks, and after ``set_seed`` the same sequence as PyNative.
 """
 from __future__ import annotations
 
@@ -138,7 +142,8 @@ def trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
     outer_cells, _STATE.cells = _STATE.cells, []
     try:
         with _tracing():
-            graph = make_graph(flat_fn, *examples, name=name)
+            # random seeds drawn in the trace are Tensors, like every value fn sees
+            graph = make_graph(flat_fn, *examples, name=name, wrap_fresh=wrap)
     finally:
         cells, _STATE.cells = _STATE.cells, outer_cells
     # keep the argument inputs (the caller passes them) and the parameters actually read

@@ -5,9 +5,21 @@ from functools import lru_cache
 
 import numpy as np
 
-from sporeling.core import ShapeError
+from sporeling.core import ShapeError, dtypes
 
 from .table import broadcast_shape, define, output, result_dtype
+
+LOW_FLOATS = frozenset((dtypes.float16, dtypes.bfloat16))
+"""16-bit floats. NumPy multiplies float16 element by element (hundreds of times slower
+than float32 through BLAS) and silently returns float32 for bfloat16, so the contraction
+kernels compute them in float32 and round the result once, into the 16-bit output --
+what mixed-precision hardware does (16-bit operands, 32-bit accumulation)."""
+
+
+def widened(x):
+    """``x`` as float32 when it is a 16-bit float, else ``x`` itself."""
+    dtype = getattr(x, "dtype", None)
+    return x.astype(np.float32) if dtype in LOW_FLOATS else x
 
 
 def matmul_shape(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ...]:
@@ -28,7 +40,13 @@ def matmul_shape(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ...]:
 def matmul(backend, a, b, out=None):
     """``a @ b`` with NumPy's rules for 1-d operands and broadcast batch axes."""
     shape = matmul_shape(np.shape(a), np.shape(b))
-    return np.matmul(a, b, out=output(backend, out, shape, result_dtype(np.matmul, (a, b))))
+    dtype = result_dtype(np.matmul, (a, b))
+    if getattr(a, "dtype", None) in LOW_FLOATS:  # float32 compute, one rounding
+        dtype = a.dtype
+        result = output(backend, out, shape, dtype)
+        result[...] = np.matmul(widened(a), widened(b))
+        return result
+    return np.matmul(a, b, out=output(backend, out, shape, dtype))
 
 
 @lru_cache(maxsize=1024)
@@ -47,6 +65,10 @@ def einsum(backend, *operands, out=None, subscripts):
     shape = tuple(sizes[c] for c in subscripts.split("->")[1])
     dtype = np.result_type(*operands)
     path = _einsum_path(subscripts, shapes) if len(operands) > 1 else False
+    if dtype in LOW_FLOATS:  # float32 compute, one rounding
+        result = output(backend, out, shape, dtype)
+        result[...] = np.einsum(subscripts, *map(widened, operands), optimize=path)
+        return result
     return np.einsum(subscripts, *operands, out=output(backend, out, shape, dtype),
                      optimize=path)
 

@@ -1,4 +1,6 @@
-"""Random kernels: each a pure function of its ``seed`` parameter, written into pool memory.
+"""Random kernels. ``rng_seed`` draws the next int64 seed of ``sporeling.core``'s ``"ops"``
+stream (reproducible under ``set_seed``); every sampler is a pure function of its ``seed``
+operand (an int64 scalar), written into pool memory.
 
 NumPy's generators fill float32 and float64 buffers directly; other float dtypes (float16,
 bfloat16) are drawn in float32 and converted.
@@ -7,7 +9,24 @@ from __future__ import annotations
 
 import numpy as np
 
+from sporeling.core import generator
+
 from .table import define, output
+
+_SEED_HIGH = 2 ** 63 - 1
+
+
+@define("rng_seed")
+def rng_seed(backend, out=None):
+    """The next seed of the ``"ops"`` stream, as an int64 scalar."""
+    result = output(backend, out, (), np.int64)
+    result[...] = generator("ops").integers(0, _SEED_HIGH)
+    return result
+
+
+def rng(seed) -> np.random.Generator:
+    """The generator of a seed operand (an int64 0-d array or an int)."""
+    return np.random.default_rng(int(seed))
 
 _DIRECT = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -25,12 +44,12 @@ def _fill(backend, out, shape, dtype, draw):
 
 
 @define("uniform")
-def uniform(backend, out=None, *, shape, dtype, seed, low, high):
+def uniform(backend, seed, out=None, *, shape, dtype, low, high):
     """Uniform samples in ``[low, high)``."""
-    rng = np.random.default_rng(seed)
+    gen = rng(seed)
 
     def draw(size, dt, buffer):
-        rng.random(size, dtype=dt, out=buffer)
+        gen.random(size, dtype=dt, out=buffer)
         if (low, high) != (0.0, 1.0):
             buffer *= high - low
             buffer += low
@@ -38,12 +57,12 @@ def uniform(backend, out=None, *, shape, dtype, seed, low, high):
 
 
 @define("normal")
-def normal(backend, out=None, *, shape, dtype, seed, mean, stddev):
+def normal(backend, seed, out=None, *, shape, dtype, mean, stddev):
     """Normal samples with the given ``mean`` and ``stddev``."""
-    rng = np.random.default_rng(seed)
+    gen = rng(seed)
 
     def draw(size, dt, buffer):
-        rng.standard_normal(size, dtype=dt, out=buffer)
+        gen.standard_normal(size, dtype=dt, out=buffer)
         if (mean, stddev) != (0.0, 1.0):
             buffer *= stddev
             buffer += mean
@@ -51,26 +70,26 @@ def normal(backend, out=None, *, shape, dtype, seed, mean, stddev):
 
 
 @define("bernoulli")
-def bernoulli(backend, probs, out=None, *, shape, dtype, seed):
+def bernoulli(backend, probs, seed, out=None, *, shape, dtype):
     """1 where a uniform sample falls below the (broadcast) probability, else 0."""
-    draws = np.random.default_rng(seed).random(shape)
+    draws = rng(seed).random(shape)
     result = output(backend, out, shape, dtype)
     np.less(draws, probs, out=result, casting="unsafe")
     return result
 
 
 @define("randint")
-def randint(backend, out=None, *, shape, dtype, seed, low, high):
+def randint(backend, seed, out=None, *, shape, dtype, low, high):
     """Integers uniform in ``[low, high)``."""
     result = output(backend, out, shape, dtype)
-    result[...] = np.random.default_rng(seed).integers(low, high, shape, dtype=dtype)
+    result[...] = rng(seed).integers(low, high, shape, dtype=dtype)
     return result
 
 
 @define("permutation")
-def permutation(backend, out=None, *, n, seed):
+def permutation(backend, seed, out=None, *, n):
     """A permutation of ``range(n)`` as int64."""
     result = output(backend, out, (n,), np.int64)
     result[...] = np.arange(n)
-    np.random.default_rng(seed).shuffle(result)
+    rng(seed).shuffle(result)
     return result

@@ -1,10 +1,17 @@
-"""Reduction kernels: over axes (None: all; an int; a tuple), optionally keeping them as 1."""
+"""Reduction kernels: over axes (None: all; an int; a tuple), optionally keeping them as 1.
+
+Sums of 16-bit floats accumulate in float32 and round once into the 16-bit result: NumPy
+accumulates a bfloat16 ``sum`` in bfloat16, so 10,000 ones sum to 256 (each add of 1 to
+256 rounds away). ``sum``, ``prod``, ``mean``, ``logsumexp``, ``var``, ``std``, ``norm``
+and ``cumsum`` do so; ``max``/``min`` need not.
+"""
 from __future__ import annotations
 
 from functools import lru_cache
 
 import numpy as np
 
+from .linalg import LOW_FLOATS, widened
 from .table import define, normalize_axes, output
 
 
@@ -19,15 +26,20 @@ def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool)
                  if keepdims or i not in axes)
 
 
-def _reduction(name: str, fn, dtype=None):
+def _reduction(name: str, fn, dtype=None, accumulate: bool = False):
     """A kernel ``fn(x, axis=, keepdims=, out=)`` writing into pool memory; ``dtype(x.dtype)``
-    gives the result's dtype (default: the input's)."""
+    gives the result's dtype (default: the input's); ``accumulate``: 16-bit floats are
+    reduced in float32 (see the module doc)."""
     def kernel(backend, x, out=None, *, axis=None, keepdims=False):
         x = np.asarray(x)
         axes = normalize_axes(name, axis, x.ndim)
         if out is None:
             out = backend.allocate(reduced_shape(x.shape, axes, keepdims),
                                    x.dtype if dtype is None else dtype(x.dtype))
+        if accumulate and x.dtype in LOW_FLOATS:
+            out[...] = fn(widened(x), axis=axes, keepdims=keepdims,
+                          out=np.empty(out.shape, np.float32))
+            return out
         return fn(x, axis=axes, keepdims=keepdims, out=out)
     kernel.__name__ = kernel.__qualname__ = f"numpy_{name}"
     kernel.__doc__ = f"NumPy kernel of ``{name}`` over ``axis`` into pool memory."
@@ -35,9 +47,9 @@ def _reduction(name: str, fn, dtype=None):
 
 
 _bool = lambda dtype: np.dtype(bool)  # noqa: E731
-_reduction("sum", np.sum, _sum_dtype)
-_reduction("prod", np.prod, _sum_dtype)
-_reduction("mean", np.mean)
+_reduction("sum", np.sum, _sum_dtype, accumulate=True)
+_reduction("prod", np.prod, _sum_dtype, accumulate=True)
+_reduction("mean", np.mean, accumulate=True)
 _reduction("max", np.max)
 _reduction("min", np.min)
 _reduction("all", np.all, _bool)
@@ -58,7 +70,7 @@ def _logsumexp(x, axis, keepdims, out):
     return np.add(out, m.reshape(out.shape), out=out)
 
 
-_reduction("logsumexp", _logsumexp)
+_reduction("logsumexp", _logsumexp, accumulate=True)
 
 
 @define("var")
@@ -67,6 +79,9 @@ def var(backend, x, out=None, *, axis=None, keepdims=False, ddof=0):
     x = np.asarray(x)
     axes = normalize_axes("var", axis, x.ndim)
     out = output(backend, out, reduced_shape(x.shape, axes, keepdims), x.dtype)
+    if x.dtype in LOW_FLOATS:
+        out[...] = np.var(widened(x), axis=axes, ddof=ddof, keepdims=keepdims)
+        return out
     return np.var(x, axis=axes, ddof=ddof, keepdims=keepdims, out=out)
 
 
@@ -76,6 +91,9 @@ def std(backend, x, out=None, *, axis=None, keepdims=False, ddof=0):
     x = np.asarray(x)
     axes = normalize_axes("std", axis, x.ndim)
     out = output(backend, out, reduced_shape(x.shape, axes, keepdims), x.dtype)
+    if x.dtype in LOW_FLOATS:
+        out[...] = np.std(widened(x), axis=axes, ddof=ddof, keepdims=keepdims)
+        return out
     return np.std(x, axis=axes, ddof=ddof, keepdims=keepdims, out=out)
 
 
@@ -85,6 +103,9 @@ def norm(backend, x, out=None, *, axis=None, keepdims=False, ord=2):
     x = np.asarray(x)
     axes = normalize_axes("norm", axis, x.ndim)
     out = output(backend, out, reduced_shape(x.shape, axes, keepdims), x.dtype)
+    if x.dtype in LOW_FLOATS:
+        out[...] = norm(backend, widened(x), axis=axes, keepdims=keepdims, ord=ord)
+        return out
     if ord == 2:
         np.sum(np.square(x), axis=axes, keepdims=keepdims, out=out)
         return np.sqrt(out, out=out)
@@ -120,6 +141,9 @@ def cumsum(backend, x, out=None, *, axis, reverse=False):
     x = np.asarray(x)
     (axis,) = normalize_axes("cumsum", axis, x.ndim)
     out = output(backend, out, x.shape, _sum_dtype(x.dtype))
+    if x.dtype in LOW_FLOATS:
+        out[...] = cumsum(backend, widened(x), axis=axis, reverse=reverse)
+        return out
     if reverse:  # accumulate over flipped views: no copies
         np.cumsum(np.flip(x, axis), axis=axis, dtype=out.dtype, out=np.flip(out, axis))
         return out

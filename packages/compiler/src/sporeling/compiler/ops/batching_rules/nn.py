@@ -78,11 +78,14 @@ def _weight_grad_rule(args, dims, *, groups, **params):
 
 
 @def_batching(_P["dropout"])
-def _dropout_rule(args, dims, *, p, seed):
+def _dropout_rule(args, dims, *, p):
     # The mask is a function of the seed and the example's shape, so every example gets
     # the mask it would get alone (as in a loop with that seed). It has to: the backward,
     # dropout of the cotangent, may meet an unbatched cotangent and must apply the same mask.
     from ..elementwise import mul
-    (x,), (d,) = args, dims
-    mask = bind(_P["dropout"], np.ones(logical_shape(x, d), x.dtype), p=p, seed=seed)
+    from .random import refuse_batched_seed
+    (x, seed), (d, ds) = args, dims
+    if ds is not None:
+        refuse_batched_seed("dropout")
+    mask = bind(_P["dropout"], np.ones(logical_shape(x, d), x.dtype), seed, p=p)
     return mul(to_front(x, d), mask), 0

@@ -1,32 +1,40 @@
 """dropout: zero each element with probability ``p``, scale the rest by ``1 / (1 - p)``.
 
-The primitive takes the mask's seed as a parameter (the op draws it from
-``sporeling.core.generator("ops")``), so the mask is a pure function of the seed and the
-shape: the backward is the same primitive applied to the cotangent -- the same mask,
-nothing saved -- and it is its own backward at every order.
+The primitive takes the mask's seed as its second **operand** (an int64 scalar, drawn by
+:func:`~sporeling.compiler.ops.random.draw_seed` -- in a compiled graph an ``rng_seed``
+equation, so every run draws a new mask), and the mask is a pure function of the seed and
+the shape: the backward is the same primitive applied to the cotangent with the same seed
+operand -- the same mask, nothing else saved -- and it is its own backward at every order.
 """
 from __future__ import annotations
 
-from sporeling.core import SporelingError, generator
+from sporeling.core import SporelingError
 
 from ...core import Aval, Primitive, bind, def_backward
 from .._util import float_operand
+from ..random import check_seed, seed_operand
 
 __all__ = ["dropout"]
 
 dropout_p = Primitive("dropout")
-dropout_p.def_abstract_eval(lambda x, *, p, seed: Aval(tuple(x.shape), x.dtype))
 
 
-@def_backward(dropout_p, uses=())
-def _dropout_bwd(ct, x, *, out, p, seed):
-    return (bind(dropout_p, ct, p=p, seed=seed),)
+@dropout_p.def_abstract_eval
+def _dropout_aval(x, seed, *, p):
+    check_seed("dropout", seed)
+    return Aval(tuple(x.shape), x.dtype)
+
+
+@def_backward(dropout_p, uses=(1,))
+def _dropout_bwd(ct, x, seed, *, out, p):
+    return bind(dropout_p, ct, seed, p=p), None
 
 
 def dropout(input, p=0.5, training=True, seed=None):
     """Randomly zero elements with probability ``p`` while ``training`` (else identity).
-    ``seed`` fixes the mask; by default it is drawn from the ``"ops"`` stream, so
-    ``set_seed`` makes runs repeat.
+    ``seed`` (an int, or an int64 scalar tensor) fixes the mask; by default it is drawn from
+    the ``"ops"`` stream -- anew on every run of a compiled graph -- so ``set_seed`` makes
+    runs repeat.
 
         >>> import numpy as np
         >>> y = dropout(np.ones(1000, np.float32), p=0.25, seed=0)
@@ -42,6 +50,4 @@ def dropout(input, p=0.5, training=True, seed=None):
     if p == 1.0:
         from ..elementwise import mul
         return mul(x, 0.0)
-    if seed is None:
-        seed = int(generator("ops").integers(2**63 - 1))
-    return bind(dropout_p, x, p=float(p), seed=int(seed))
+    return bind(dropout_p, x, seed_operand(seed, "dropout"), p=float(p))

@@ -4,11 +4,15 @@ im2col: the padded input's windows (a strided view) are copied once into columns
 ``(N, groups, C/groups * KH * KW, OH * OW)`` and multiplied by the weight in one batched
 matmul whose output is already NCHW. The transpose scatters columns back with one strided
 add per kernel offset.
+
+16-bit floats (float16, bfloat16) are computed in float32 and rounded once into the 16-bit
+output (see :data:`..linalg.LOW_FLOATS`): NumPy has no fast 16-bit matmul.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..linalg import LOW_FLOATS, widened
 from ..table import define, output
 from ._windows import add_windows, crop2d, matmul_into, pad2d, window_view
 
@@ -32,9 +36,10 @@ def im2col(x, kernel, stride, padding, dilation, groups):
 @define("conv2d")
 def conv2d(backend, x, w, out=None, *, stride, padding, dilation, groups):
     """Cross-correlation of ``x`` (N, C, H, W) with ``w`` (O, C/groups, KH, KW)."""
-    o = w.shape[0]
+    o, y_dtype = w.shape[0], x.dtype
+    x, w = widened(x), widened(w)  # 16-bit: columns in float32, y rounded once
     cols, (oh, ow) = im2col(x, w.shape[2:], stride, padding, dilation, groups)
-    y = output(backend, out, (x.shape[0], o, oh, ow), x.dtype)
+    y = output(backend, out, (x.shape[0], o, oh, ow), y_dtype)
     matmul_into(w.reshape(groups, o // groups, -1), cols,
                 y.reshape(x.shape[0], groups, o // groups, oh * ow))
     return y
@@ -50,12 +55,14 @@ def conv_transpose2d(backend, y, w, out=None, *, stride, padding, dilation, grou
     size = tuple((m - 1) * s - lo - hi + d * (k - 1) + 1 + p
                  for m, k, s, (lo, hi), d, p in zip((oh, ow), (kh, kw), stride, padding,
                                                     dilation, output_padding))
+    z = output(backend, out, (n, c) + size, y.dtype)
+    low = y.dtype in LOW_FLOATS  # 16-bit: products and sums in float32, z rounded once
+    y, w = widened(y), widened(w)
     wt = w.reshape(groups, o // groups, cg * kh * kw).transpose(0, 2, 1)
     cols = np.matmul(wt, y.reshape(n, groups, o // groups, oh * ow))
     cols = cols.reshape(n, c, kh, kw, oh, ow)
-    z = output(backend, out, (n, c) + size, y.dtype)
     (pt, pb), (pl, pr) = padding
-    canvas = z if not (pt or pb or pl or pr) else \
+    canvas = z if not (pt or pb or pl or pr or low) else \
         np.empty((n, c, size[0] + pt + pb, size[1] + pl + pr), y.dtype)
     canvas.fill(0)
     add_windows(canvas, lambda i, j: cols[:, :, i, j], (kh, kw), stride, dilation, (oh, ow))
@@ -68,8 +75,12 @@ def conv2d_weight_grad(backend, x, g, out=None, *, stride, padding, dilation, gr
     """The adjoint of ``conv2d`` in its weight: correlate ``x`` with the output gradient."""
     n, c = x.shape[:2]
     o = g.shape[1]
+    dw = output(backend, out, (o, c // groups) + tuple(kernel_size), x.dtype)
+    x, g = widened(x), widened(g)  # 16-bit: float32 products and sum, dw rounded once
     cols, (oh, ow) = im2col(x, tuple(kernel_size), stride, padding, dilation, groups)
     per_sample = np.matmul(g.reshape(n, groups, o // groups, oh * ow), cols.swapaxes(2, 3))
-    dw = output(backend, out, (o, c // groups) + tuple(kernel_size), x.dtype)
+    if per_sample.dtype != dw.dtype:
+        dw.reshape(per_sample.shape[1:])[...] = per_sample.sum(axis=0)
+        return dw
     np.sum(per_sample, axis=0, out=dw.reshape(per_sample.shape[1:]))
     return dw

@@ -32,5 +32,7 @@ CASES = {
     "transpose": [(lambda x: ops.transpose(x, (2, 0, 1)), [r((2, 3, 4))])],
     "matmul": [(ops.matmul, [r((3, 4)), r((4, 2))]), (ops.matmul, [r((2, 3, 4)), r((4,))]),
                (ops.matmul, [r((4,)), r((5, 4, 2))]), (ops.matmul, [r((4,)), r((4,))]),
-               (ops.matmul, [r((2, 1, 3, 4)), r((5, 4, 2))])],
+               (ops.matmul, [r((2, 1, 3, 4)), r((5, 4, 2))]),
+               # Dense's x @ w.T: the transposed view takes the row-major gradient path
+               (lambda x, w: ops.matmul(x, ops.swap_last_axes(w)), [r((3, 4)), r((2, 4))])],
 }

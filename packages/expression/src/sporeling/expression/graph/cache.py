@@ -18,6 +18,7 @@ import numpy as np
 
 from sporeling.compiler.ir import flatten, unflatten
 from sporeling.compiler.pipeline import compile_graph
+from sporeling.core import context_version, get_context
 
 from ..tensor.tensor import Tensor, wrap
 from .tracing import is_array_leaf, trace
@@ -67,6 +68,20 @@ class _Entry:
         return unflatten(traced.out_tree, leaves)
 
 
+_CONTEXT_KEY: list = [-1, None]
+
+
+def _ambient_key() -> tuple:
+    """What else a graph depends on: every context key's value (``graph_opt_level``,
+    ``amp_level``...), re-read only when the context changes, and the state of whatever
+    interpreter owns Tensors now (an AMP cast policy offers ``compile_key()``)."""
+    version = context_version()
+    if _CONTEXT_KEY[0] != version:
+        _CONTEXT_KEY[:] = [version, tuple(sorted((k, repr(v)) for k, v in get_context().items()))]
+    token = getattr(Tensor._interpreter, "compile_key", None)
+    return _CONTEXT_KEY[1], (token() if token is not None else None)
+
+
 class CompiledFunction:
     """The compile cache of one function (or one Cell): see the module doc.
 
@@ -101,7 +116,7 @@ class CompiledFunction:
                     parts.append((type(x), x))
                 except TypeError:
                     parts.append(("id", id(x)))
-        return (tree, tuple(parts), extra), arrays
+        return (tree, tuple(parts), extra, _ambient_key()), arrays
 
     def call(self, fn, args: tuple, kwargs: dict, extra=()):
         """``fn(*args, **kwargs)`` through the cache (compiling on a miss)."""

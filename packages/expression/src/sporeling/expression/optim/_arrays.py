@@ -35,6 +35,8 @@ def write(param, value: np.ndarray) -> None:
     can be: that skips a pool allocation per parameter per step. Otherwise ``set_data``.
     """
     target = to_numpy(param)
+    if value is target:  # the optimiser updated the parameter's own array in place
+        return
     if target.flags.writeable and target.shape == value.shape:
         np.copyto(target, value, casting="unsafe")
         return

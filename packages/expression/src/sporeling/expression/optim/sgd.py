@@ -45,8 +45,9 @@ class SGD(Optimizer):
                 buf *= mu
                 buf += (1.0 - self.dampening) * g if self.dampening else g
             g = g + mu * buf if self.nesterov else buf
-        # (not np.subtract(w, lr * g, out=...): g may be a transposed view, and a temporary in
-        # its layout makes the subtraction and the write-back strided, twice as slow)
+        if w.flags.writeable:  # the parameter's own array (or its float32 copy): in place,
+            w -= lr * g        # as PyTorch does; write() then has nothing to copy
+            return w
         return w - lr * g
 
 

@@ -1,0 +1,121 @@
+"""Loss scaling: multiply the loss before the backward pass so small float16 gradients do
+not flush to zero, divide the gradients after, and (dynamic) adapt the factor to overflows.
+
+MindSpore's ``amp.StaticLossScaler`` / ``amp.DynamicLossScaler`` / ``amp.all_finite``
+(PyTorch's ``GradScaler`` is the dynamic one: ``init_scale``, ``growth_factor`` and
+``growth_interval`` are ``scale_value``, ``scale_factor`` and ``scale_window``).
+
+    >>> import numpy as np
+    >>> scaler = DynamicLossScaler(scale_value=2**10, scale_factor=2, scale_window=1000)
+    >>> grads = (np.array([1.0, np.nan], np.float32),)
+    >>> finite = all_finite(grads)
+    >>> bool(finite)
+    False
+    >>> scaler.adjust(finite)
+    False
+    >>> scaler.scale_value
+    512.0
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sporeling.core import SporelingError
+from sporeling.expression import Tensor, ops
+
+__all__ = ["LossScaler", "StaticLossScaler", "DynamicLossScaler", "all_finite"]
+
+
+def _map(fn, value):
+    if isinstance(value, (tuple, list)):
+        return type(value)(_map(fn, v) for v in value)
+    return None if value is None else fn(value)
+
+
+def _positive(name: str, value, op: str, minimum: float = 0.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+            not math.isfinite(value) or not value > minimum:
+        raise SporelingError(f"bad {name}", op=op, expected=f"a finite number > {minimum:g}",
+                             got=repr(value))
+    return float(value)
+
+
+def all_finite(inputs):
+    """True (a bool Tensor) when no array of ``inputs`` (a tuple/list of Tensors or arrays,
+    None entries skipped) holds an inf or NaN."""
+    result = None
+    for x in inputs:
+        if x is None:
+            continue
+        ok = ops.all(ops.isfinite(x))
+        result = ok if result is None else ops.logical_and(result, ok)
+    return Tensor(np.array(True)) if result is None else result
+
+
+class LossScaler:
+    """Base: ``scale(loss)``, ``unscale(grads)``, ``adjust(grads_finite)``."""
+
+    scale_value: float = 1.0
+
+    def scale(self, inputs):
+        """``inputs`` (a Tensor or a tuple/list of them) times :attr:`scale_value`."""
+        s = self.scale_value
+        return _map(lambda x: x * s, inputs)
+
+    def unscale(self, inputs):
+        """``inputs`` divided by :attr:`scale_value`."""
+        s = self.scale_value
+        return _map(lambda x: x / s, inputs)
+
+    def adjust(self, grads_finite) -> bool:
+        """Update the scale after a step; returns whether the step's gradients were finite
+        (the update should be applied)."""
+        return bool(grads_finite)
+
+
+class StaticLossScaler(LossScaler):
+    """A fixed ``scale_value``."""
+
+    def __init__(self, scale_value: float):
+        self.scale_value = _positive("scale_value", scale_value, "StaticLossScaler")
+
+    def __repr__(self) -> str:
+        return f"StaticLossScaler(scale_value={self.scale_value:g})"
+
+
+class DynamicLossScaler(LossScaler):
+    """A scale that adapts: after ``scale_window`` finite steps in a row it is multiplied by
+    ``scale_factor``; an overflow divides it by ``scale_factor`` (not below 1) and restarts
+    the count."""
+
+    def __init__(self, scale_value: float = 2.0 ** 16, scale_factor: float = 2.0,
+                 scale_window: int = 2000):
+        op = "DynamicLossScaler"
+        self.scale_value = _positive("scale_value", scale_value, op)
+        self.scale_factor = _positive("scale_factor", scale_factor, op, 1.0)
+        if isinstance(scale_window, bool) or not isinstance(scale_window, int) or \
+                scale_window < 1:
+            raise SporelingError("bad scale_window", op=op, expected="an int >= 1",
+                                 got=repr(scale_window))
+        self.scale_window = scale_window
+        self.counter = 0  # finite steps since the last change
+
+    def adjust(self, grads_finite) -> bool:
+        finite = bool(grads_finite)
+        if not finite:
+            self.scale_value = max(1.0, self.scale_value / self.scale_factor)
+            self.counter = 0
+            return False
+        self.counter += 1
+        if self.counter >= self.scale_window:
+            grown = self.scale_value * self.scale_factor
+            if math.isfinite(grown):
+                self.scale_value = grown
+            self.counter = 0
+        return True
+
+    def __repr__(self) -> str:
+        return (f"DynamicLossScaler(scale_value={self.scale_value:g}, "
+                f"scale_factor={self.scale_factor:g}, scale_window={self.scale_window})")

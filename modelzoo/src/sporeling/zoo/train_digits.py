@@ -43,7 +43,9 @@ def run(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace, sx) -> int:
     from sporeling.core import set_seed
 
-    from .datasets import batches, load_digits_split
+    import sporeling.data as sd
+
+    from .datasets import load_digits_split
     from .registry import create_model
 
     set_seed(args.seed)
@@ -56,11 +58,14 @@ def _train(args: argparse.Namespace, sx) -> int:
     optimizer = sx.nn.Adam(net.trainable_params(), learning_rate=schedule)
     model = sx.Model(net, loss_fn=loss_fn, optimizer=optimizer, metrics={"acc"})
     callbacks = [] if args.no_progress else [sx.train.ProgressBar()]
-    train_data = batches(split.train_x, split.train_y, args.batch_size, seed=args.seed)
+    # the input pipeline: shuffled anew every epoch (seeded by set_seed), batched
+    train_data = sd.NumpySlicesDataset((split.train_x, split.train_y), ["image", "label"]) \
+        .shuffle(len(split.train_y)).batch(args.batch_size)
     start = time.perf_counter()
     model.train(args.epochs, train_data, callbacks=callbacks)
     seconds = time.perf_counter() - start
-    result = model.eval(batches(split.test_x, split.test_y, 256, shuffle=False))
+    result = model.eval(sd.NumpySlicesDataset((split.test_x, split.test_y),
+                                              ["image", "label"]).batch(256))
     args.output.mkdir(parents=True, exist_ok=True)
     path = args.output / f"{MODELS[args.model]}.safetensors"
     sx.save_checkpoint(net, str(path))

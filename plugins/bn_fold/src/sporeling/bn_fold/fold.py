@@ -49,21 +49,10 @@ def _split(eq: Equation, rw: Rewriter, uses: dict, channels_of):
     return None
 
 
-def _uses(graph: Graph) -> dict:
-    uses: dict = {}
-    for eq in graph.equations:
-        for v in eq.inputs:
-            if isinstance(v, Var):
-                uses[v] = uses.get(v, 0) + 1
-    for v in graph.outputs:
-        if isinstance(v, Var):
-            uses[v] = uses.get(v, 0) + 2
-    return uses
-
 
 def fold_batch_norm(graph: Graph, ctx: PassContext) -> Graph:
     """``graph`` with per-channel affine maps after convolutions folded into them."""
-    uses = _uses(graph)
+    uses = graph.use_counts()
 
     def channels_of(v):
         shape = v.aval.shape

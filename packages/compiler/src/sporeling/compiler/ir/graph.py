@@ -83,6 +83,19 @@ class Graph:
     def out_avals(self) -> list[Aval]:
         return [v.aval for v in self.outputs]
 
+    def use_counts(self) -> dict[Var, int]:
+        """How many times each Var is read; a graph output counts twice, so a pass that
+        absorbs single-use values never absorbs one that must be materialised."""
+        uses: dict[Var, int] = {}
+        for eq in self.equations:
+            for v in eq.inputs:
+                if isinstance(v, Var):
+                    uses[v] = uses.get(v, 0) + 1
+        for v in self.outputs:
+            if isinstance(v, Var):
+                uses[v] = uses.get(v, 0) + 2
+        return uses
+
     def primitive_counts(self) -> dict[str, int]:
         """How many equations apply each primitive (sub-graphs not included)."""
         counts: dict[str, int] = {}

@@ -32,17 +32,6 @@ FUSIBLE = frozenset({
 """Primitives whose kernels are elementwise (with broadcasting) and write into ``out=``."""
 
 
-def _use_counts(graph: Graph) -> dict[Var, int]:
-    uses: dict[Var, int] = {}
-    for eq in graph.equations:
-        for v in eq.inputs:
-            if isinstance(v, Var):
-                uses[v] = uses.get(v, 0) + 1
-    for v in graph.outputs:
-        if isinstance(v, Var):
-            uses[v] = uses.get(v, 0) + 2  # an output must be materialised: never absorbed
-    return uses
-
 
 def _fusible(eq: Equation) -> bool:
     return eq.prim.name in FUSIBLE and not eq.prim.multiple_results
@@ -50,7 +39,7 @@ def _fusible(eq: Equation) -> bool:
 
 def _groups(graph: Graph) -> dict[int, list[int]]:
     """Root equation index -> indices of the equations it absorbs (itself included)."""
-    uses = _use_counts(graph)
+    uses = graph.use_counts()
     open_group: dict[Var, list[int]] = {}  # a group's root output -> its members
     groups: dict[int, list[int]] = {}
     for i, eq in enumerate(graph.equations):

@@ -73,28 +73,21 @@ def _logsumexp(x, axis, keepdims, out):
 _reduction("logsumexp", _logsumexp, accumulate=True)
 
 
-@define("var")
-def var(backend, x, out=None, *, axis=None, keepdims=False, ddof=0):
-    """Variance with divisor ``N - ddof``."""
-    x = np.asarray(x)
-    axes = normalize_axes("var", axis, x.ndim)
-    out = output(backend, out, reduced_shape(x.shape, axes, keepdims), x.dtype)
-    if x.dtype in LOW_FLOATS:
-        out[...] = np.var(widened(x), axis=axes, ddof=ddof, keepdims=keepdims)
-        return out
-    return np.var(x, axis=axes, ddof=ddof, keepdims=keepdims, out=out)
+def _moment(name: str, np_fn, doc: str):
+    def kernel(backend, x, out=None, *, axis=None, keepdims=False, ddof=0):
+        x = np.asarray(x)
+        axes = normalize_axes(name, axis, x.ndim)
+        out = output(backend, out, reduced_shape(x.shape, axes, keepdims), x.dtype)
+        if x.dtype in LOW_FLOATS:  # accumulate in float32, round once
+            out[...] = np_fn(widened(x), axis=axes, ddof=ddof, keepdims=keepdims)
+            return out
+        return np_fn(x, axis=axes, ddof=ddof, keepdims=keepdims, out=out)
+    kernel.__name__, kernel.__doc__ = name, doc
+    return define(name, kernel)
 
 
-@define("std")
-def std(backend, x, out=None, *, axis=None, keepdims=False, ddof=0):
-    """Standard deviation with divisor ``N - ddof``."""
-    x = np.asarray(x)
-    axes = normalize_axes("std", axis, x.ndim)
-    out = output(backend, out, reduced_shape(x.shape, axes, keepdims), x.dtype)
-    if x.dtype in LOW_FLOATS:
-        out[...] = np.std(widened(x), axis=axes, ddof=ddof, keepdims=keepdims)
-        return out
-    return np.std(x, axis=axes, ddof=ddof, keepdims=keepdims, out=out)
+var = _moment("var", np.var, "Variance with divisor ``N - ddof``.")
+std = _moment("std", np.std, "Standard deviation with divisor ``N - ddof``.")
 
 
 @define("norm")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sporeling.compiler.ir import Const, Equation, Graph, Var
+from sporeling.compiler.ir import Const, Equation, Graph
 from sporeling.compiler.passes import Pass, PassContext, Rewriter, rewrite
 
 __all__ = ["fold_batch_norm", "BN_FOLD"]

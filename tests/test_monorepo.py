@@ -50,13 +50,16 @@ def test_every_hookspec_of_every_package_has_a_docstring_and_a_test():
     assert hookspec_problems(get_plugin_host(), ROOT) == []
 
 
+SPORELING = str(Path(sys.executable).parent / "sporeling")  # the console script of this env
+
+
 def test_console_lists_core_and_runtime_plugins():
-    out = subprocess.run(["sporeling", "plugins"], capture_output=True, text=True)
+    out = subprocess.run([SPORELING, "plugins"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "sporeling-core" in out.stdout and "sporeling-runtime" in out.stdout
 
 
 def test_console_version_lists_every_distribution():
-    out = subprocess.run(["sporeling", "--version"], capture_output=True, text=True)
+    out = subprocess.run([SPORELING, "--version"], capture_output=True, text=True)
     names = [tomllib.loads(p.read_text())["project"]["name"] for p in PYPROJECTS]
     assert all(name in out.stdout for name in names), out.stdout

@@ -37,8 +37,10 @@ WHITE_PRIMITIVES = frozenset({"matmul", "einsum", "conv2d", "conv_transpose2d",
 BLACK_PRIMITIVES = frozenset({
     "exp", "expm1", "log", "log1p", "pow", "pow_scalar", "reciprocal", "rsqrt", "rsqrt_eps",
     "sqrt", "square", "softplus", "erf", "softmax", "log_softmax", "logsumexp", "normalize",
-    "sum", "mean", "prod", "var", "std", "norm", "cumsum"})
-"""Kept in float32: exponentials, logs, powers, softmax, normalisation, reductions."""
+    "sum", "mean", "prod", "var", "std", "norm", "cumsum", "softmax_cross_entropy",
+    "softmax_cross_entropy_grad"})
+"""Kept in float32: exponentials, logs, powers, softmax, normalisation, reductions, and
+the fused softmax cross entropy (a loss) with its gradient."""
 
 PROMOTE_PRIMITIVES = frozenset({"add", "sub", "mul", "div", "maximum", "minimum", "where",
                                 "concat", "atan2", "scatter_add", "add_at"})

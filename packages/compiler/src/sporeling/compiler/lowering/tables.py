@@ -41,7 +41,8 @@ WRITES_OUT = frozenset(_UFUNC + (
     # neural-network kernels
     "conv2d", "conv_transpose2d", "conv2d_weight_grad", "max_pool2d_scatter",
     "max_pool2d_gather", "avg_pool2d", "avg_pool2d_transpose", "softmax", "log_softmax",
-    "dropout", "embedding", "embedding_grad", "rsqrt_eps",
+    "dropout", "embedding", "embedding_grad", "rsqrt_eps", "softmax_cross_entropy",
+    "softmax_cross_entropy_grad",
     # a fused elementwise chain (the fusion pass): its last node writes into out
     "fused_elementwise",
     # random draws (and the seed they draw from)
@@ -57,10 +58,12 @@ IN_PLACE: dict[str, tuple[int, ...]] = {
         "logical_and", "logical_or", "logical_xor")},
     # np.maximum(x, 0, out); sqrt then reciprocal in out; power; clip: all elementwise in x
     "relu": (0,), "rsqrt": (0,), "pow_scalar": (0,), "clip_scalar": (0,), "clip": (0,),
-    # multiply(g, greater(y, 0), out): the comparison is done before out is written
+    # greater(y, 0, out) then out * g, or multiply(g, greater(y, 0), out) when out is g
     "relu_grad": (0, 1),
     # y*y into out, then 1 - out, then out * g: out may be y (read first), never g
     "tanh_grad": (0,),
     # copyto(out, y) then copyto(out, x, where=cond): out may only be y
     "where": (2,),
+    # x - max(x) into out, then only out and the labels are read: out may be the logits
+    "softmax_cross_entropy_grad": (0,),
 }

@@ -89,3 +89,63 @@ def _dropout_rule(args, dims, *, p):
         refuse_batched_seed("dropout")
     mask = bind(_P["dropout"], np.ones(logical_shape(x, d), x.dtype), seed, p=p)
     return mul(to_front(x, d), mask), 0
+
+
+# ---- softmax cross entropy: the examples' targets fold into N, reduced per example ----
+
+def _fold_targets(logits, labels, dims, size):
+    """(B, N, C, ...) logits and (B, N, ...) labels as (B * N, C, ...) and (B * N, ...);
+    per-example (C,) logits with 0-d labels are (B, C) and (B,) already."""
+    logits, labels = at_front(logits, dims[0], size), at_front(labels, dims[1], size)
+    if len(logits.shape) > 2:
+        logits, labels = _fold(logits), _fold(labels)
+    return logits, labels
+
+
+def _valid(labels, dtype, ignore_index):
+    from ..comparison import not_equal
+    from ..dtype import cast
+    return cast(not_equal(labels, np.asarray(ignore_index, labels.dtype)), dtype)
+
+
+def _per_example_sum(x, size):
+    """(B * N, ...) -> (B,): each example's total."""
+    from ..reduction import sum
+    x = reshape(x, (size, -1))
+    return sum(x, 1)
+
+
+@def_batching(_P["softmax_cross_entropy"])
+def _softmax_cross_entropy_rule(args, dims, *, reduction, ignore_index):
+    from ..elementwise import div
+    size = batch_size(args, dims)
+    per_example_shape = logical_shape(args[1], dims[1])
+    logits, labels = _fold_targets(*args, dims, size)
+    losses = bind(_P["softmax_cross_entropy"], logits, labels, reduction="none",
+                  ignore_index=ignore_index)
+    if reduction == "none":
+        return reshape(losses, (size,) + tuple(per_example_shape)), 0
+    total = _per_example_sum(losses, size)
+    if reduction == "sum":
+        return total, 0
+    return div(total, _per_example_sum(_valid(labels, losses.dtype, ignore_index), size)), 0
+
+
+@def_batching(_P["softmax_cross_entropy_grad"])
+def _softmax_cross_entropy_grad_rule(args, dims, *, reduction, ignore_index):
+    # every reduction becomes "none" with a per-target cotangent: the example's ct (/ its
+    # count of counted targets for "mean"), broadcast over its targets
+    from ..elementwise import div
+    size = batch_size(args, dims)
+    per_example_shape = logical_shape(args[0], dims[0])
+    logits, labels = _fold_targets(args[0], args[1], dims[:2], size)
+    ct = at_front(args[2], dims[2], size)
+    if reduction == "mean":
+        ct = div(ct, _per_example_sum(_valid(labels, logits.dtype, ignore_index), size))
+    if reduction != "none":
+        per_example = int(np.prod(labels.shape)) // size
+        ct = bind(_P["broadcast_to"], reshape(ct, (size, 1)), shape=(size, per_example))
+    ct = reshape(ct, tuple(labels.shape))
+    grads = bind(_P["softmax_cross_entropy_grad"], logits, labels, ct, reduction="none",
+                 ignore_index=ignore_index)
+    return reshape(grads, (size,) + tuple(per_example_shape)), 0

@@ -2,9 +2,10 @@
 
 Every loss takes ``reduction="mean" | "sum" | "none"`` as in PyTorch and MindSpore.
 Cross entropy is ``log_softmax`` then a one-hot pick along the class axis (axis 1, or 0
-for an unbatched (C,) input); ``binary_cross_entropy_with_logits`` uses
-``max(-x, 0) + log(1 + exp(-|x|))`` for ``log(1 + exp(-x))``: both are finite for logits
-of any size.
+for an unbatched (C,) input) -- or, for integer targets without class weights or label
+smoothing, the fused ``softmax_cross_entropy`` primitive (two kernels instead of about
+ten); ``binary_cross_entropy_with_logits`` uses ``max(-x, 0) + log(1 + exp(-|x|))`` for
+``log(1 + exp(-x))``: both are finite for logits of any size.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from ..elementwise import add, div, exp, log, maximum, mul, neg, sub
 from ..reduction import sum
 from ..shape import reshape
 from .softmax import log_softmax
+from .softmax_cross_entropy import softmax_cross_entropy
 
 __all__ = ["cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss",
            "binary_cross_entropy_with_logits"]
@@ -61,22 +63,30 @@ def _class_axis(op, x):
     return 1 if len(x.shape) > 1 else 0
 
 
-def _nll_parts(op, logp, target, weight, ignore_index):
-    """Per-element ``-logp[target] * w[target]`` and the weights ``w[target]`` (0 where
-    ignored), for integer class targets."""
-    axis = _class_axis(op, logp)
-    classes = logp.shape[axis]
-    want = tuple(logp.shape[:axis]) + tuple(logp.shape[axis + 1:])
+def _check_targets(op, x, target, ignore_index, values=True):
+    """Integer class ``target`` shaped as ``x`` without its class axis, classes in range
+    (with ``values``, when the values are at hand); returns the class axis."""
+    axis = _class_axis(op, x)
+    classes = x.shape[axis]
+    want = tuple(x.shape[:axis]) + tuple(x.shape[axis + 1:])
     if tuple(target.shape) != want:
         raise ShapeError("target shape does not match the input", op=op,
-                         expected=f"{want} (the input {tuple(logp.shape)} without axis {axis})",
+                         expected=f"{want} (the input {tuple(x.shape)} without axis {axis})",
                          got=tuple(target.shape))
-    if isinstance(target, np.ndarray) and target.size:
+    if values and isinstance(target, np.ndarray) and target.size:
         bad = (target != ignore_index) & ((target < 0) | (target >= classes))
         if bad.any():
             raise ShapeError("target class out of range", op=op,
                              expected=f"class indices in [0, {classes}) or {ignore_index}",
                              got=int(target[bad].ravel()[0]))
+    return axis
+
+
+def _nll_parts(op, logp, target, weight, ignore_index):
+    """Per-element ``-logp[target] * w[target]`` and the weights ``w[target]`` (0 where
+    ignored), for integer class targets."""
+    axis = _check_targets(op, logp, target, ignore_index)
+    classes = logp.shape[axis]
     expanded = reshape(target, tuple(logp.shape[:axis]) + (1,) + tuple(logp.shape[axis + 1:]))
     ids = np.arange(classes, dtype=target.dtype).reshape((classes,) + (1,) *
                                                          (len(logp.shape) - axis - 1))
@@ -141,9 +151,13 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
                              expected="0 <= label_smoothing <= 1", got=label_smoothing)
     x, weight = _float_and_weight(input, weight)
     axis = _class_axis("cross_entropy", x)
+    target = as_operand(target)
+    if weight is None and label_smoothing == 0.0 and np.dtype(target.dtype).kind in "iu":
+        # the common case, fused; its kernel checks the classes are in range
+        _check_targets("cross_entropy", x, target, ignore_index, values=False)
+        return softmax_cross_entropy(x, target, reduction=reduction, ignore_index=ignore_index)
     logp = log_softmax(x, axis)
     classes = x.shape[axis]
-    target = as_operand(target)
     if np.dtype(target.dtype).kind == "f":
         return _soft_cross_entropy(logp, cast(target, x.dtype), weight, reduction,
                                    label_smoothing, axis)

@@ -160,3 +160,20 @@ def test_passes_reach_inside_sub_graphs():
     body = out.equations[0].params["body"]
     assert counts(body) == {"exp": 1} and counts(inner) == {"neg": 2, "exp": 1}
     assert map_subgraphs({"a": 1}, lambda g: g) == {"a": 1}
+
+
+def test_a_transposed_product_is_computed_in_its_final_layout():
+    from sporeling.compiler import ops as O
+    from sporeling.compiler.ir import evaluate, make_graph
+    from sporeling.compiler.passes import optimize
+
+    a, b = np.random.rand(5, 3).astype(np.float32), np.random.rand(5, 4).astype(np.float32)
+    g = make_graph(lambda a, b: O.transpose(O.matmul(O.transpose(a), b)), a, b)
+    out = optimize(g)
+    assert out.primitive_counts() == {"matmul": 1, "transpose": 1}  # b.T @ a, no copy after
+    (result,) = evaluate(out, a, b)
+    np.testing.assert_allclose(result, (a.T @ b).T, rtol=1e-6)
+    assert result.flags["C_CONTIGUOUS"]
+    shared = make_graph(lambda a, b: (O.transpose(O.matmul(a, b)), O.matmul(a, b)),
+                        a.T.copy(), b)  # the product is read twice: leave it
+    assert optimize(shared).primitive_counts()["matmul"] == 1

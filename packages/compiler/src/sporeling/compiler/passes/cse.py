@@ -71,5 +71,5 @@ def eliminate_common_subexpressions(graph: Graph, ctx: PassContext) -> Graph:
     return rewrite(graph, rule, ctx, recurse=False)
 
 
-CSE = Pass("cse", eliminate_common_subexpressions, stage="simplify", order=30,
+CSE = Pass("cse", eliminate_common_subexpressions, stage="simplify", order=15,
            doc="merge equations that compute the same value (random ones excepted)")

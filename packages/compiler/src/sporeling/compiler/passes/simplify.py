@@ -2,6 +2,7 @@
 
 ``x*1``, ``1*x``, ``x+0``, ``0+x``, ``x-0``, ``x/1`` (when the constant does not broadcast
 ``x`` to a bigger shape), ``neg(neg(x))``, transposes composed (or dropped when they cancel),
+``transpose(a @ b)`` turned into ``b.T @ a.T``,
 reshape chains collapsed and reshapes/broadcasts to the same shape dropped, casts to the
 same dtype dropped and cast chains whose first cast is lossless collapsed.
 
@@ -60,10 +61,38 @@ def _neg(eq, rw):
     return inner.inputs[0] if inner is not None else None
 
 
+def _swaps_last_two(axes) -> bool:
+    n = len(axes)
+    return n >= 2 and tuple(axes) == tuple(range(n - 2)) + (n - 1, n - 2)
+
+
+def _uses(rw, v) -> int:
+    counts = getattr(rw, "_use_counts", None)
+    if counts is None:
+        counts = rw._use_counts = rw.graph.use_counts()
+    return counts.get(v, 0)
+
+
+def _transposed_matmul(eq, rw):
+    """``transpose(a @ b) -> b.T @ a.T``: the product comes out in the layout it is used in
+    (a weight's gradient, computed as ``x.T @ ct`` and transposed, would otherwise reach
+    the optimiser as a strided view); the operand transposes are free views or cancel."""
+    mm = _producer(rw, eq.inputs[0], "matmul")
+    if mm is None or not _swaps_last_two(eq.params["axes"]) or _uses(rw, mm.outputs[0]) != 1:
+        return None
+    a, b = mm.inputs
+    if len(a.aval.shape) < 2 or len(b.aval.shape) < 2:
+        return None
+    swap = lambda v: rw.bind("transpose", v, axes=tuple(range(len(v.aval.shape) - 2))
+                             + (len(v.aval.shape) - 1, len(v.aval.shape) - 2))
+    rw.ctx.count("simplify.transposed_matmul")
+    return rw.bind("matmul", swap(b), swap(a))
+
+
 def _transpose(eq, rw):
     inner = _producer(rw, eq.inputs[0], "transpose")
     if inner is None:
-        return None
+        return _transposed_matmul(eq, rw)
     a, b = inner.params["axes"], eq.params["axes"]
     axes = tuple(a[i] for i in b)  # out[i] = inner[b[i]] = x[a[b[i]]]
     x = inner.inputs[0]

@@ -39,6 +39,13 @@ def matmul_shape(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ...]:
 @define("matmul")
 def matmul(backend, a, b, out=None):
     """``a @ b`` with NumPy's rules for 1-d operands and broadcast batch axes."""
+    dt = getattr(a, "dtype", None)
+    if dt is not None and dt is getattr(b, "dtype", None) and dt not in LOW_FLOATS:
+        if out is not None:  # a planned buffer: shapes were checked when the graph was built
+            return np.matmul(a, b, out=out)
+        sa, sb = a.shape, b.shape
+        if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0]:  # the common case, cheaply
+            return np.matmul(a, b, out=backend.allocate((sa[0], sb[1]), dt))
     shape = matmul_shape(np.shape(a), np.shape(b))
     dtype = result_dtype(np.matmul, (a, b))
     if getattr(a, "dtype", None) in LOW_FLOATS:  # float32 compute, one rounding

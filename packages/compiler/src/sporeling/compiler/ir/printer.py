@@ -24,6 +24,14 @@ def _param_text(value, names, indent) -> str:
     return repr(value)
 
 
+def _expr_text(expr) -> str:
+    """A fused chain's nodes by name (its full tuple would run for lines)."""
+    try:
+        return " -> ".join(node[0] for node in expr)
+    except (TypeError, IndexError):
+        return repr(expr)
+
+
 def graph_to_text(graph: Graph, names: dict | None = None, indent: str = "") -> str:
     """``graph`` as readable text; Vars are numbered in order of definition."""
     names = {} if names is None else names
@@ -40,7 +48,8 @@ def graph_to_text(graph: Graph, names: dict | None = None, indent: str = "") -> 
     for eq in graph.equations:
         outs = ", ".join(f"{name(v)}: {v.aval}" for v in eq.outputs)
         operands = ", ".join(name(v) for v in eq.inputs)
-        params = "".join(f", {k}={_param_text(p, names, indent)}" for k, p in eq.params.items())
+        params = "".join(f", {k}={_param_text(p, names, indent)}" if k != "expr" else
+                         f", expr=[{_expr_text(p)}]" for k, p in eq.params.items())
         where = f"  # {eq.source}" if eq.source else ""
         lines.append(f"{indent}  {outs} = {eq.prim.name}({operands}{params}){where}")
     lines.append(f"{indent}  return {', '.join(name(v) for v in graph.outputs)}")

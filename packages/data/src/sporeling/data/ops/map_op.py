@@ -16,6 +16,7 @@ import numpy as np
 
 from ..errors import DataError, WorkerError
 from ..randomness import clear_sample, draw_seed, set_sample
+from ..transforms.compose import fuse
 from .base import UnaryOp, column_indices
 
 __all__ = ["Map", "call_user", "as_columns"]
@@ -40,6 +41,8 @@ def as_columns(result, n: int, op: str) -> tuple:
         raise DataError("a function returned the wrong number of columns", op=op,
                         expected=f"{n} (one per output column)", got=len(cols),
                         hint="name the outputs with output_columns=[...]")
+    if n == 1 and type(cols[0]) is np.ndarray:  # the common case, without a generator
+        return cols
     return tuple(c if isinstance(c, np.ndarray) else np.asarray(c) for c in cols)
 
 
@@ -52,18 +55,29 @@ class _Work:
     def __init__(self, ops, n_out, inputs=None, plan=None, source=None):
         self.ops, self.n_out, self.inputs, self.plan, self.source = ops, n_out, inputs, plan, \
             source
+        # the usual shape of a map (one input column replaced by the one output) as plain
+        # indices, so that a sample costs no generator expressions
+        self._one = inputs[0] if inputs is not None and len(inputs) == 1 else None
+        self._at = None
+        if plan is not None and n_out == 1 and self._one is not None and \
+                plan == [(0, k) if k != self._one else (1, 0) for k in range(len(plan))]:
+            self._at = self._one
 
     def apply(self, args: tuple) -> tuple:
         for fn in self.ops:
-            out = fn(*args)
-            args = out if isinstance(out, tuple) else (out,)
+            args = fn(*args)
+            if not isinstance(args, tuple):
+                args = (args,)
         return as_columns(args, self.n_out, "map")
 
     def __call__(self, item):
         if self.source is None:
             return self.apply(item)
         row = self.source._read(int(item))
-        out = self.apply(tuple(row[i] for i in self.inputs))
+        one, at = self._one, self._at
+        out = self.apply((row[one],) if one is not None else tuple(row[i] for i in self.inputs))
+        if at is not None:
+            return tuple(row[:at]) + out + tuple(row[at + 1:])
         return tuple(out[j] if kind else row[j] for kind, j in self.plan)
 
 
@@ -102,7 +116,7 @@ class Map(UnaryOp):
         self.chunk = chunk_size or (64 if processes else 16)  # fewer, larger messages
         self.start_method = start_method or ("fork" if "fork" in mp.get_all_start_methods()
                                              else "spawn")
-        self.work = _Work(ops, len(outputs))
+        self.work = _Work(fuse(ops), len(outputs))  # Normalize + HWC2CHW in one pass
         self.seed = draw_seed()
 
     def _assemble(self, row, out):

@@ -1,6 +1,8 @@
 """``ImageFolderDataset``: one subfolder per class, images decoded with Pillow on request."""
 from __future__ import annotations
 
+import os
+from pathlib import Path
 
 import numpy as np
 
@@ -9,6 +11,31 @@ from .base import SourceDataset
 from .files import check_dir
 
 __all__ = ["ImageFolderDataset"]
+
+def _files_under(top: str, exts: tuple) -> list[str]:
+    """The files under ``top`` whose suffix (lower-cased) is in ``exts``, in the order of
+    ``sorted(Path(top).rglob("*"))`` and, like it, not descending into symlinked folders.
+    ``os.scandir`` tells files from folders without a ``stat`` per file, so listing costs a
+    third of ``rglob`` + ``is_file`` (it counts: a pipeline built per epoch lists again)."""
+    found, todo = [], [((), top)]
+    while todo:
+        parts, folder = todo.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:  # an unreadable folder is skipped, as rglob does
+            continue
+        for e in entries:
+            key = parts + (e.name,)
+            try:
+                if e.is_dir() and not e.is_symlink():
+                    todo.append((key, e.path))
+                elif e.is_file() and os.path.splitext(e.name)[1].lower() in exts:
+                    found.append((key, e.path))
+            except OSError:
+                continue
+    found.sort()  # by path components, as Path objects compare
+    return [path for _, path in found]
+
 
 EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff", ".webp", ".ppm")
 
@@ -34,10 +61,9 @@ class ImageFolderDataset(SourceDataset):
                             expected=f"names among {classes}", got=unknown)
         files, labels = [], []
         for name in sorted(class_indexing):
-            for path in sorted((folder / name).rglob("*")):
-                if path.is_file() and path.suffix.lower() in exts:
-                    files.append(path)
-                    labels.append(class_indexing[name])
+            found = _files_under(str(folder / name), exts)
+            files += found
+            labels += [class_indexing[name]] * len(found)
         if not files:
             raise DataError("no images found", op="ImageFolderDataset",
                             expected=f"files ending in {exts} under class folders of {folder}",
@@ -45,22 +71,28 @@ class ImageFolderDataset(SourceDataset):
         super().__init__(["image", "label"], num_samples=num_samples, shuffle=shuffle,
                          sampler=sampler, num_shards=num_shards, shard_id=shard_id,
                          on_error=on_error)
-        self.files, self.class_indexing = files, dict(class_indexing)
+        self._paths, self.class_indexing = files, dict(class_indexing)
         self._labels = np.asarray(labels, np.int32)
         self.decode = bool(decode)
 
+    @property
+    def files(self) -> list[Path]:
+        """The images' paths, in index order."""
+        return [Path(p) for p in self._paths]
+
     def _len(self):
-        return len(self.files)
+        return len(self._paths)
 
     def _read(self, index):
-        path = self.files[index]
+        path = self._paths[index]
         try:
-            data = path.read_bytes()
+            with open(path, "rb", buffering=0) as f:  # one read, no buffer object
+                data = f.read()
         except OSError as exc:
             raise DataError(f"cannot read {path}: {exc}", op="ImageFolderDataset",
                             where=str(path)) from exc
         image = np.frombuffer(data, np.uint8)
         if self.decode:
             from ..transforms.vision import decode_image
-            image = decode_image(image, where=str(path))
+            image = decode_image(image, where=path)
         return image, self._labels[index]

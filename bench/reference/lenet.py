@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .common import cross_entropy, sgd_momentum
+
 
 def conv_forward(x, w, b, pad):
     """x (N,C,H,W), w (O,C,k,k) -> (N,O,H',W'); returns the output and the im2col patches."""
@@ -76,13 +78,7 @@ class NumpyLeNet:
         h3 = np.maximum(f @ w3 + b3, 0)
         h4 = np.maximum(h3 @ w4 + b4, 0)
         logits = h4 @ w5 + b5
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-        n = x.shape[0]
-        loss = -log_probs[np.arange(n), labels].mean()
-        g = np.exp(log_probs)
-        g[np.arange(n), labels] -= 1
-        g /= n
+        loss, g = cross_entropy(logits, labels)
         gw5, gb5 = h4.T @ g, g.sum(0)
         g = (g @ w5.T) * (h4 > 0)
         gw4, gb4 = h3.T @ g, g.sum(0)
@@ -94,8 +90,5 @@ class NumpyLeNet:
         g = pool_backward(g, m1) * (c1 > 0)
         _, gw1, gb1 = conv_backward(g, cols1, x.shape, w1, 2)
         grads = [gw1, gb1, gw2, gb2, gw3, gb3, gw4, gb4, gw5, gb5]
-        for p, v, gr in zip(self.params, self.velocity, grads):
-            v *= self.momentum
-            v += gr
-            p -= self.lr * v
-        return float(loss)
+        sgd_momentum(self.params, self.velocity, grads, self.lr, self.momentum)
+        return loss

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .common import cross_entropy, sgd_momentum
+
 
 class NumpyMLP:
     def __init__(self, sizes=(784, 512, 512, 10), lr=0.01, momentum=0.9, seed=0):
@@ -25,21 +27,12 @@ class NumpyMLP:
                 h = np.maximum(h, 0)
             acts.append(h)
         logits = acts[-1]
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-        batch = x.shape[0]
-        loss = -log_probs[np.arange(batch), labels].mean()
-        g = np.exp(log_probs)
-        g[np.arange(batch), labels] -= 1
-        g /= batch
+        loss, g = cross_entropy(logits, labels)
         grads = [None] * len(self.params)
         for i in reversed(range(n_layers)):
             grads[2 * i] = acts[i].T @ g
             grads[2 * i + 1] = g.sum(axis=0)
             if i > 0:
                 g = (g @ self.params[2 * i].T) * (acts[i] > 0)
-        for p, v, gr in zip(self.params, self.velocity, grads):
-            v *= self.momentum
-            v += gr
-            p -= self.lr * v
-        return float(loss)
+        sgd_momentum(self.params, self.velocity, grads, self.lr, self.momentum)
+        return loss

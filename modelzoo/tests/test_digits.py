@@ -1,6 +1,6 @@
 import numpy as np
 
-from sporeling.zoo.datasets import batches, load_digits_split
+from sporeling.zoo.datasets import load_digits_split
 
 
 def test_split_is_80_20_disjoint_and_reproducible():
@@ -12,11 +12,3 @@ def test_split_is_80_20_disjoint_and_reproducible():
     train_rows = {r.tobytes() for r in a.train_x}
     assert sum(r.tobytes() in train_rows for r in a.test_x) < 5  # duplicates in the data only
 
-
-def test_batches_cover_every_sample_once_per_pass_and_reshuffle():
-    x, y = np.arange(10, dtype=np.float32)[:, None], np.arange(10)
-    data = batches(x, y, 4, seed=0)
-    first = np.concatenate([b[1] for b in data])
-    second = np.concatenate([b[1] for b in data])
-    assert sorted(first) == list(range(10)) and sorted(second) == list(range(10))
-    assert len(data) == 3 and not np.array_equal(first, second)

@@ -1,4 +1,4 @@
 """Datasets the zoo's models train on."""
-from .digits import DigitsSplit, batches, load_digits_split
+from .digits import DigitsSplit, load_digits_split
 
-__all__ = ["DigitsSplit", "batches", "load_digits_split"]
+__all__ = ["DigitsSplit", "load_digits_split"]

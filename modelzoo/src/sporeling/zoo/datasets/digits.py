@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["DigitsSplit", "load_digits_split", "batches"]
+__all__ = ["DigitsSplit", "load_digits_split"]
 
 
 @dataclass(frozen=True)
@@ -35,23 +35,3 @@ def load_digits_split(test_fraction: float = 0.2, seed: int = 0) -> DigitsSplit:
     test, train = order[:n_test], order[n_test:]
     return DigitsSplit(x[train], y[train], x[test], y[test])
 
-
-class batches:
-    """An iterable of ``(images, labels)`` NumPy batches, reshuffled on every pass.
-
-    Re-iterable, so ``Model.train`` can run several epochs over it.
-    """
-
-    def __init__(self, x: np.ndarray, y: np.ndarray, batch_size: int, *,
-                 shuffle: bool = True, seed: int = 0):
-        self.x, self.y, self.batch_size, self.shuffle = x, y, batch_size, shuffle
-        self._rng = np.random.default_rng(seed)
-
-    def __len__(self) -> int:
-        return -(-len(self.y) // self.batch_size)
-
-    def __iter__(self):
-        order = self._rng.permutation(len(self.y)) if self.shuffle else np.arange(len(self.y))
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start:start + self.batch_size]
-            yield self.x[idx], self.y[idx]

@@ -25,12 +25,6 @@ def _save_graphs(value):
     raise TypeError("must be a bool or a directory")
 
 
-def _bool(value) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError("must be True or False")
-    return value
-
-
 @impl
 def sporeling_add_context_options(options) -> None:
     options.add_option("graph_opt_level", "O1", convert=_level,
@@ -41,7 +35,7 @@ def sporeling_add_context_options(options) -> None:
                        doc="Write the IR before and after each pass: False, True "
                            "(./sporeling_ir) or a directory (SPORELING_DUMP_IR wins).",
                        valid="a bool or a directory path")
-    options.add_option("recompute", False, convert=_bool,
+    options.add_option("recompute", False, choices={"True": True, "False": False},
                        doc="Recompute cheap elementwise values in the backward part of "
                            "compiled graphs instead of keeping them (less memory).",
                        valid="True or False")

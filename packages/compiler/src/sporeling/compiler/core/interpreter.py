@@ -88,7 +88,7 @@ def _explain(prim: Primitive, args: tuple, params: dict, exc: Exception) -> Exce
             prim.abstract(*args, **params)
         except SporelingError as rule_error:
             return rule_error
-        except Exception:
+        except Exception:  # a rule that cannot judge these operands: the kernel's error says more
             pass
     return SporelingError(f"kernel failed: {type(exc).__name__}: {exc}", op=prim.name,
                           got=f"operands {shapes}" + (f" with {params}" if params else ""))

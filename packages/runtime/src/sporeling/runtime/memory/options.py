@@ -39,12 +39,6 @@ def max_memory(value) -> int:
     return parse_size(value, name="max_device_memory")
 
 
-def _flag(value) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError("must be True or False")
-    return value
-
-
 def add_memory_options(options) -> None:
     """Declare the pool's keys on core's ``ContextOptions``."""
     options.add_option("mempool_block_size", DEFAULT_BLOCK_SIZE, convert=block_size,
@@ -55,7 +49,7 @@ def add_memory_options(options) -> None:
                        doc="Most bytes the memory pool may reserve; past it, "
                            "OutOfMemoryError.",
                        valid="a positive size such as '8GB' or '1024GB' (int bytes too)")
-    options.add_option("mempool_poison", False, convert=_flag,
+    options.add_option("mempool_poison", False, choices={"True": True, "False": False},
                        doc="Debug: fill freed pool memory with 0xFF (NaN) to expose "
                            "use-after-free.",
                        valid="True or False")

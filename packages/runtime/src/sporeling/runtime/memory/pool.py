@@ -208,10 +208,10 @@ class MemoryPool:
         poison = self._poison
         if poison is None:  # the context key, re-read only when the context changed
             poison = self._poison_flag if self._poison_version == context_version() \
-                else self._poison_now()
+                else self._read_poison_key()
         if poison:
             block.fill(offset, size, POISON_BYTE)
-        region.in_use -= size  # Region.unclaim, inlined
+        region.in_use -= size  # Region.claim's counterpart, inlined
         region.live -= 1
         self._in_use -= size
         cached = self._cache.get((region.name, size))
@@ -220,12 +220,9 @@ class MemoryPool:
         else:
             cached.append((region, block, offset))
 
-    def _poison_now(self) -> bool:
-        if self._poison is not None:
-            return self._poison
-        if self._poison_version != context_version():  # the context key, read on change
-            self._poison_flag = get_context("mempool_poison")
-            self._poison_version = context_version()
+    def _read_poison_key(self) -> bool:
+        self._poison_flag = get_context("mempool_poison")
+        self._poison_version = context_version()
         return self._poison_flag
 
     def _flush_cache(self) -> None:

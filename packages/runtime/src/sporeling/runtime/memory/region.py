@@ -28,17 +28,12 @@ class Region:
 
     def claim(self, size: int) -> None:
         """Count ``size`` bytes as handed out (from the free extents or the pool's cache;
-        the pool inlines this and :meth:`unclaim` on its cache hits)."""
+        the pool inlines this, and the matching decrement, on its hot paths)."""
         self.in_use += size
         if self.in_use > self.peak:
             self.peak = self.in_use
         self.allocations += 1
         self.live += 1
-
-    def unclaim(self, size: int) -> None:
-        """Count ``size`` bytes as returned (to the free extents or the pool's cache)."""
-        self.in_use -= size
-        self.live -= 1
 
     def give_back(self, block: Block, offset: int, size: int) -> None:
         self.free.add(block.id, offset, size)

@@ -1,0 +1,1 @@
+"""``ms.nn``: MindSpore 2.x cells over ``sx.nn``."""

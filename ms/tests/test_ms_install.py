@@ -1,0 +1,3 @@
+def test_facade_imports():
+    import sporeling.ms as ms
+    assert ms.__name__ == "sporeling.ms"

@@ -1,0 +1,2 @@
+"""functional_math of ms.ops (being built)."""
+__all__: list[str] = []

@@ -1,0 +1,2 @@
+"""primitives of ms.ops (being built)."""
+__all__: list[str] = []

@@ -1,0 +1,37 @@
+"""``eager_only``: facade functions computed on NumPy values, refused under Graph mode.
+
+A MindSpore function without an ``sx`` primitive to build it from (a Bessel function, say)
+may compute eagerly on the tensors' NumPy values. Such a result is a constant: it cannot be
+traced into a graph nor differentiated, so it raises :class:`EagerOnlyError` while a Graph-mode
+trace runs instead of silently baking in the tracing values. ``ms/api/coverage.py`` lists the
+names marked with ``__ms_eager_only__`` in the table's "eager only" column.
+"""
+from __future__ import annotations
+
+import functools
+
+from sporeling.core.errors import SporelingError
+
+__all__ = ["eager_only", "EagerOnlyError"]
+
+
+class EagerOnlyError(SporelingError, RuntimeError):
+    """A facade function that only runs in PyNative was called under Graph-mode tracing."""
+
+
+def eager_only(qualname: str):
+    """Mark ``fn`` (facade name ``qualname``, e.g. ``"ops.bessel_k0"``) as PyNative-only."""
+    def wrap(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            from sporeling.expression.graph import is_tracing
+            if is_tracing():
+                raise EagerOnlyError(
+                    f"{qualname} has no Graph-mode/gradient support in sporeling.ms",
+                    expected="a call in PyNative mode (outside jit / GRAPH_MODE)",
+                    got="a call while a Graph-mode trace runs",
+                    hint="compute it outside the compiled function or use PyNative mode")
+            return fn(*args, **kwargs)
+        wrapper.__ms_eager_only__ = True
+        return wrapper
+    return wrap

@@ -46,15 +46,18 @@ class NameList:
 
 def read_list(path: Path) -> NameList:
     """Parse a list: a leading comment block (the header, ending at the first blank line or
-    name), then names, one per line, under ``# Category`` lines."""
+    name; a comment line directly above the first name is that name's category), then names,
+    one per line, under ``# Category`` lines."""
     header: list[str] = []
     names: list[str] = []
     category: dict[str, str] = {}
     module = None
     current = "(uncategorised)"
     in_header = True
+    previous_was_comment = False
     for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         line = raw.strip()
+        was_comment, previous_was_comment = previous_was_comment, line.startswith("#")
         if not line:
             in_header = False
             continue
@@ -67,6 +70,8 @@ def read_list(path: Path) -> NameList:
             else:
                 current = text
             continue
+        if in_header and header and was_comment:
+            current = header.pop()  # a category line right above the first name
         in_header = False
         if not line.isidentifier():
             raise ListFormatError(f"{path.name}:{lineno}: expected one Python identifier per "

@@ -124,3 +124,10 @@ def test_marker_replacement_keeps_the_rest_of_the_readme():
     text = f"intro\n{coverage.BEGIN}\nold\n{coverage.END}\noutro\n"
     assert coverage.replace_between_markers(text, "new") == (
         f"intro\n{coverage.BEGIN}\nnew\n{coverage.END}\noutro\n")
+
+
+def test_comment_right_above_the_first_name_is_its_category(tmp_path):
+    api, tests_dir = _tree(tmp_path, "# MindSpore r2.3\n# module: nn\n# Layers\nDense\n", {})
+    (r,) = coverage.compute(api, tests_dir).lists
+    assert r.name_list.header == ["MindSpore r2.3"]
+    assert r.name_list.category["Dense"] == "Layers"

@@ -111,11 +111,3 @@ def test_predicate_must_be_a_scalar():
     with pytest.raises(ShapeError, match="scalar"):
         ops.cond(np.ones(2, bool), lambda: 1.0, lambda: 2.0)
     assert float(ops.cond(np.array([3]), lambda: np.float32(1), lambda: np.float32(2))) == 1
-
-
-def test_pynative_grad_records_one_cond_node():
-    sx = pytest.importorskip("sporeling.expression")
-    x = sx.Tensor([1.0, 2.0])
-    f = lambda t: ops.sum(ops.cond(ops.greater(ops.sum(t), 0.0),  # noqa: E731
-                                   lambda a: ops.mul(a, a), lambda a: a, t))
-    np.testing.assert_allclose(sx.grad(f)(x).asnumpy(), [2.0, 4.0])

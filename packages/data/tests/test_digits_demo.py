@@ -1,14 +1,13 @@
-"""The digits demo fed through a sporeling.data pipeline into Model.train."""
+"""The digits fed through a sporeling.data pipeline (training on it: tests/test_cross_package.py)."""
 import numpy as np
-import pytest
+from sklearn.datasets import load_digits
 
 import sporeling.data as sd
 from sporeling.core import set_seed
 
 
 def digits_pipeline(batch_size=64):
-    datasets = pytest.importorskip("sklearn.datasets")
-    digits = datasets.load_digits()
+    digits = load_digits()
     x = (digits.data / 16.0).astype(np.float32)
     y = digits.target.astype(np.int32)
     return sd.NumpySlicesDataset((x, y), ["image", "label"]).shuffle(512).batch(batch_size)
@@ -22,15 +21,3 @@ def test_pipeline_is_a_re_iterable_of_numpy_tuples():
     x, y = epochs[0][0]
     assert x.shape == (64, 64) and x.dtype == np.float32 and y.dtype == np.int32
     assert not np.array_equal(epochs[0][0][1], epochs[1][0][1])  # reshuffled per epoch
-
-
-def test_model_train_accepts_the_pipeline():
-    sx = pytest.importorskip("sporeling.expression")
-    set_seed(0)
-    ds = digits_pipeline()
-    net = sx.nn.SequentialCell(sx.nn.Dense(64, 32), sx.nn.ReLU(), sx.nn.Dense(32, 10))
-    model = sx.Model(net, loss_fn=sx.nn.CrossEntropyLoss(),
-                     optimizer=sx.nn.Adam(net.trainable_params(), learning_rate=0.01),
-                     metrics={"acc"})
-    model.train(3, ds)
-    assert model.eval(ds)["acc"] > 0.8

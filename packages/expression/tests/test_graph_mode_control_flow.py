@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 
 import sporeling.expression as sx
+from sporeling.compiler import frontend
 from sporeling.core import SporelingError
 from sporeling.expression import nn
-
-frontend = pytest.importorskip("sporeling.compiler.frontend")
 
 
 class Gate(nn.Cell):

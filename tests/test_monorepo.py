@@ -63,3 +63,14 @@ def test_console_version_lists_every_distribution():
     out = subprocess.run([SPORELING, "--version"], capture_output=True, text=True)
     names = [tomllib.loads(p.read_text())["project"]["name"] for p in PYPROJECTS]
     assert all(name in out.stdout for name in names), out.stdout
+
+
+def test_conftest_fixtures_stay_in_their_package():
+    """One pytest session over several packages: runtime's autouse pool fixture (with its
+    gc.collect) must not attach to core's tests."""
+    out = subprocess.run([sys.executable, "-m", "pytest", "--setup-plan", "-q",
+                          str(ROOT / "packages/core/tests/test_units.py"),
+                          str(ROOT / "packages/runtime/tests/test_options.py")],
+                         capture_output=True, text=True, cwd=ROOT / "packages")
+    core_lines = [line for line in out.stdout.splitlines() if "test_units.py" in line]
+    assert core_lines and not any("_fresh_context_and_pool" in line for line in core_lines)

@@ -21,3 +21,4 @@ from .nn import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
+from .sorting import *  # noqa: F401,F403

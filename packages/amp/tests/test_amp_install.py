@@ -1,4 +1,4 @@
-"""The skeleton installs into the sporeling namespace with its declared dependencies."""
+"""sporeling-amp installs into the sporeling namespace with its declared dependencies."""
 from sporeling.core.testing import install_problems
 
 

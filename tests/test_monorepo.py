@@ -74,3 +74,12 @@ def test_conftest_fixtures_stay_in_their_package():
                          capture_output=True, text=True, cwd=ROOT / "packages")
     core_lines = [line for line in out.stdout.splitlines() if "test_units.py" in line]
     assert core_lines and not any("_fresh_context_and_pool" in line for line in core_lines)
+
+
+def test_docs_stand_alone():
+    """A user's clone holds only the repository: no document may point outside it."""
+    outside = [f"{p.relative_to(ROOT)}:{n}" for p in ROOT.glob("**/*.md")
+               if not any(part.startswith(".") for part in p.relative_to(ROOT).parts)
+               for n, line in enumerate(p.read_text().splitlines(), 1) if "../shared" in line]
+    assert outside == []
+    assert (ROOT / "docs" / "architecture.md").exists()

@@ -1,7 +1,8 @@
 """Reading and writing the safetensors format (no pickle anywhere).
 
-Written with the ``safetensors`` library; read with its validating ``deserialize`` and
-decoded here, so that dtypes its NumPy layer lacks (bfloat16, float8) round-trip through
+Serialized to bytes with the ``safetensors`` library and written through one file handle
+of ours (:func:`atomic_write`: one temporary per save, none from the library); read with
+its validating ``deserialize`` and decoded here, so that dtypes its NumPy layer lacks (bfloat16, float8) round-trip through
 ``ml_dtypes``. String metadata rides in the header's ``__metadata__``.
 """
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import ml_dtypes
 import numpy as np
 from safetensors import SafetensorError, deserialize
-from safetensors.numpy import save_file
+from safetensors.numpy import save
 
 from sporeling.core import SporelingError
 
@@ -37,7 +38,13 @@ def write_tensors(path: str, tensors: dict[str, np.ndarray],
                   metadata: dict[str, str] | None = None) -> None:
     """Write ``tensors`` to ``path`` atomically (the old file survives a failed write)."""
     arrays = {name: np.ascontiguousarray(a) for name, a in tensors.items()}
-    atomic_write(path, lambda tmp: save_file(arrays, tmp, metadata=metadata))
+    data = save(arrays, metadata=metadata)
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            f.write(data)
+
+    atomic_write(path, write)
 
 
 def read_tensors(path: str) -> tuple[dict[str, np.ndarray], dict[str, str]]:

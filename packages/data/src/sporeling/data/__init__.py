@@ -14,7 +14,7 @@ one epoch per ``for`` loop, so it can be handed to ``Model.train`` directly::
     (3, [(4, 4), (4, 4), (2, 4)])
 """
 from .dataset import Dataset
-from .errors import CorruptSampleError, DataError, WorkerError
+from .errors import CorruptSampleError, DataError, RecordError, WorkerError
 from .iterators import DictIterator, TupleIterator
 from .ops.batch_op import BatchInfo
 from .profiling import ProfileReport, StageReport
@@ -41,5 +41,5 @@ __all__ = [
     "DistributedSampler", "WeightedRandomSampler", "SubsetRandomSampler", "SubsetSampler",
     "vision", "text", "Compose", "RandomApply", "RandomChoice", "sample_rng", "BatchInfo",
     "TupleIterator", "DictIterator", "ProfileReport", "StageReport", "DataError",
-    "WorkerError", "CorruptSampleError",
+    "WorkerError", "CorruptSampleError", "RecordError",
 ]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sporeling.core import SporelingError
 
-__all__ = ["DataError", "WorkerError", "CorruptSampleError"]
+__all__ = ["DataError", "WorkerError", "CorruptSampleError", "RecordError"]
 
 
 class DataError(SporelingError, ValueError):
@@ -16,6 +16,18 @@ class CorruptSampleError(DataError):
     Sources raise it so that an ``on_error="skip"`` policy can drop and count the sample
     instead of stopping the pipeline.
     """
+
+
+class RecordError(DataError):
+    """A record file that cannot be read as it was written: damaged, truncated, or not a
+    record file. ``path`` names the file, ``row_group`` the Parquet row group when the damage
+    is inside one (else None); both are in the message."""
+
+    def __init__(self, message: str, *, path, row_group: int | None = None, **kw):
+        self.path, self.row_group = str(path), row_group
+        where = self.path if row_group is None else f"{self.path}, row group {row_group}"
+        kw.setdefault("op", "RecordReader")
+        super().__init__(message, where=where, **kw)
 
 
 class WorkerError(SporelingError, RuntimeError):

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import bisect
-import json
 import os
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import DataError
+from ..errors import DataError, RecordError
 from ..sources.base import SourceDataset
-from .writer import META_KEY
+from .footer import DECODE_ERRORS, open_parquet, open_shard
+from .integrity import CHECK_KEY, column_crcs, unseal
 
 __all__ = ["RecordReader", "RecordDataset"]
 
@@ -25,22 +25,17 @@ class RecordReader:
     """
 
     def __init__(self, file_name, columns=None):
-        import pyarrow.parquet as pq
         first = Path(file_name[0] if isinstance(file_name, (list, tuple)) else file_name)
         if not first.is_file() and first.with_name(first.name + "0").is_file():
             first = first.with_name(first.name + "0")  # the set's name, not a shard's
         if not first.is_file():
             raise DataError("no such record file", op="RecordReader", expected="a shard path",
                             got=str(first))
-        meta = pq.read_schema(str(first)).metadata or {}
-        if META_KEY not in meta:
-            raise DataError(f"{first} is not a Sporeling record file", op="RecordReader",
-                            expected=f"Parquet with {META_KEY.decode()} metadata",
-                            got="a plain Parquet file" if meta is not None else "no metadata")
-        info = json.loads(meta[META_KEY])
+        info = open_shard(first).info
         self.schema, self.index_fields = info["schema"], info["index_fields"]
         self.paths = [first.with_name(n) for n in info["shards"]]
         self.index_path = first.with_name(info["index_file"])
+        self._checked = "checks" in info
         missing = [str(p) for p in self.paths if not p.is_file()]
         if missing:
             raise DataError("record shards are missing", op="RecordReader",
@@ -51,41 +46,75 @@ class RecordReader:
         if unknown:
             raise DataError(f"unknown column(s) {unknown}", op="RecordReader",
                             expected=f"names among {names}", got=self.columns)
-        # the index: (shard, row group) -> first row id, from the Parquet footers
+        # every shard's footer, verified; the index: (shard, row group) -> first row id
+        shards = [open_shard(p) for p in self.paths]
+        for s, shard in enumerate(shards):
+            if {**shard.info, "shard": s} != {**info, "shard": s} or shard.info["shard"] != s:
+                raise RecordError(f"shard {s} does not belong to the set of {first.name}",
+                                  path=shard.path, expected=f"shard {s} of {info['shards']}",
+                                  got=f"shard {shard.info['shard']} of {shard.info['shards']}")
+        self._checks = [shard.groups for shard in shards]
         self._starts, self._groups, total = [], [], 0
-        for s, path in enumerate(self.paths):
-            md = pq.ParquetFile(str(path)).metadata
+        for s, shard in enumerate(shards):
+            md = shard.file.metadata
             for g in range(md.num_row_groups):
                 self._starts.append(total)
                 self._groups.append((s, g))
                 total += md.row_group(g).num_rows
+        self._shard_rows = [shard.file.metadata.num_rows for shard in shards]
         self._shard_starts = [0] * len(self.paths)
         for start, (s, g) in zip(self._starts, self._groups):
             if g == 0:
                 self._shard_starts[s] = start
         self._n = total
-        self._files, self._pid, self._cache = {}, None, {}
+        self._files = {s: shard.file for s, shard in enumerate(shards)}
+        self._pid, self._cache = os.getpid(), {}
 
     def __len__(self) -> int:
         return self._n
 
     def _file(self, shard: int):
-        import pyarrow.parquet as pq
         if self._pid != os.getpid():  # reopened after a fork: file handles are per process
             self._files, self._cache, self._pid = {}, {}, os.getpid()
         f = self._files.get(shard)
         if f is None:
-            f = self._files[shard] = pq.ParquetFile(str(self.paths[shard]))
+            f = self._files[shard] = open_parquet(self.paths[shard])
         return f
 
     def _group(self, k: int):
-        from .arrow import from_table
         s, g = self._groups[k]
         cached = self._cache.get(s)
         if cached is None or cached[0] != g:
-            table = self._file(s).read_row_group(g, columns=self.columns)
-            cached = self._cache[s] = (g, from_table(table, self.schema, self.columns))
+            cached = self._cache[s] = (g, self._decode(k))
         return cached[1]
+
+    def _decode(self, k: int) -> list:
+        """Row group ``k``'s columns, compared with the sealed row count and checksums."""
+        from .arrow import from_table
+        s, g = self._groups[k]
+        path = self.paths[s]
+        end = self._starts[k + 1] if k + 1 < len(self._starts) else self._n
+        try:
+            table = self._file(s).read_row_group(g, columns=self.columns)
+            if table.num_rows != end - self._starts[k]:
+                raise RecordError("a row group decodes to the wrong number of rows", path=path,
+                                  row_group=g, expected=end - self._starts[k],
+                                  got=table.num_rows)
+            sealed = self._checks[s][g] if self._checked else None
+            if sealed is not None:
+                crcs = column_crcs(table, self.columns)
+                bad = [c for c in self.columns if crcs[c] != sealed["crc"].get(c)]
+                if bad:
+                    raise RecordError(f"column(s) {bad} do not match their checksums",
+                                      path=path, row_group=g,
+                                      hint="the file is damaged; rewrite it from its source")
+            return from_table(table, self.schema, self.columns)
+        except RecordError:
+            raise
+        except DECODE_ERRORS as exc:
+            raise RecordError(f"cannot decode: {type(exc).__name__}: {exc}", path=path,
+                              row_group=g, hint="the file is damaged; rewrite it from its "
+                              "source") from exc
 
     def read(self, index: int) -> tuple:
         """Row ``index`` as a tuple in ``columns`` order."""
@@ -102,15 +131,49 @@ class RecordReader:
     def search(self, field: str, value) -> np.ndarray:
         """Row ids whose ``field`` equals ``value`` (an indexed field, see ``add_index``)."""
         import pyarrow.compute as pc
-        import pyarrow.parquet as pq
         if field not in self.index_fields:
             raise DataError(f"{field!r} is not indexed", op="RecordReader.search",
                             expected=f"one of {self.index_fields}", got=field)
-        table = pq.read_table(str(self.index_path))
-        hits = table.filter(pc.and_(pc.equal(table["field"], field),
-                                    pc.equal(table["value"], str(value))))
-        shards = hits["shard"].to_numpy()
-        return np.sort(np.asarray(self._shard_starts)[shards] + hits["position"].to_numpy())
+        table = self._index_table()
+        try:
+            hits = table.filter(pc.and_(pc.equal(table["field"], field),
+                                        pc.equal(table["value"], str(value))))
+            shards = hits["shard"].to_numpy()
+            positions = hits["position"].to_numpy()
+            rows = np.asarray(self._shard_rows)[shards] if len(shards) else positions
+            if (shards < 0).any() or (positions < 0).any() or (positions >= rows).any():
+                raise IndexError("a shard or row position out of range")
+            return np.sort(np.asarray(self._shard_starts)[shards] + positions)
+        except DECODE_ERRORS as exc:
+            raise RecordError(f"the index does not fit the shards: {exc}",
+                              path=self.index_path, op="RecordReader.search") from exc
+
+    def _index_table(self):
+        """The index file's table, compared with its seal (files written with checks)."""
+        path = self.index_path
+        if not path.is_file():
+            raise RecordError("the index file is missing", path=path, op="RecordReader.search")
+        f = open_parquet(path)
+        try:
+            table = f.read()
+            if not self._checked:
+                return table
+            kv = f.metadata.metadata or {}
+            if CHECK_KEY not in kv:
+                raise RecordError(f"the index's check ({CHECK_KEY.decode()}) is missing",
+                                  path=path, op="RecordReader.search")
+            sealed = unseal(kv[CHECK_KEY], path, "index check")
+            if table.num_rows != sealed["rows"] or \
+                    column_crcs(table, ["field", "value", "shard", "position"]) != sealed["crc"]:
+                raise RecordError("the index does not match its checksums", path=path,
+                                  op="RecordReader.search",
+                                  hint="the file is damaged; rewrite it from its source")
+            return table
+        except RecordError:
+            raise
+        except DECODE_ERRORS as exc:
+            raise RecordError(f"cannot decode the index: {type(exc).__name__}: {exc}",
+                              path=path, op="RecordReader.search") from exc
 
 
 class RecordDataset(SourceDataset):

@@ -20,11 +20,13 @@ for :meth:`RecordReader.search`.
 from __future__ import annotations
 
 import json
+import zlib
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import DataError
+from .integrity import CHECK_KEY, CHECKS, column_crcs, seal
 from .schema import check_schema, to_numpy_value
 
 __all__ = ["FileWriter", "shard_paths", "META_KEY"]
@@ -109,19 +111,18 @@ class FileWriter:
                 self._flush()
 
     def _open(self):
-        import pyarrow as pa
         import pyarrow.parquet as pq
         from .arrow import arrow_schema
         meta = {"schema": self.schema, "shards": [p.name for p in self.paths],
                 "index_fields": self.index_fields, "desc": self.desc,
-                "index_file": self.index_path.name}
+                "index_file": self.index_path.name, "checks": CHECKS}
         self._arrow_schema = arrow_schema(self.schema)
-        self._writers = []
+        self._writers, self._meta, self._groups = [], [], [[] for _ in self.paths]
         for i, path in enumerate(self.paths):
-            schema = self._arrow_schema.with_metadata(
-                {META_KEY: json.dumps(dict(meta, shard=i)).encode()})
-            self._writers.append(pq.ParquetWriter(str(path), schema))
-        self._pa = pa
+            self._meta.append(json.dumps(dict(meta, shard=i)).encode())
+            schema = self._arrow_schema.with_metadata({META_KEY: self._meta[-1]})
+            self._writers.append(pq.ParquetWriter(str(path), schema,
+                                                  write_page_checksum=True))
 
     def _flush(self):
         from .arrow import to_table
@@ -131,15 +132,19 @@ class FileWriter:
         self._next_shard = (shard + 1) % len(self.paths)
         table = to_table(self._buffer, self.schema, self._arrow_schema)
         self._writers[shard].write_table(table, row_group_size=len(self._buffer))
+        self._groups[shard].append({"rows": table.num_rows,
+                                    "crc": column_crcs(table, list(self.schema))})
         self._buffer = []
 
     def commit(self) -> None:
-        """Flush, close every shard and write the index file."""
+        """Flush, seal and close every shard and write the index file."""
         self._need_schema()
         if self._writers is None:
             self._open()
         self._flush()
-        for w in self._writers:
+        for w, meta, groups in zip(self._writers, self._meta, self._groups):
+            w.add_key_value_metadata({CHECK_KEY: seal(
+                {"record": zlib.crc32(meta), "groups": groups})})
             w.close()
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -148,4 +153,8 @@ class FileWriter:
                           "value": pa.array(cols[1], pa.string()),
                           "shard": pa.array(np.asarray(cols[2], np.int32)),
                           "position": pa.array(np.asarray(cols[3], np.int64))})
-        pq.write_table(table, str(self.index_path))
+        with pq.ParquetWriter(str(self.index_path), table.schema,
+                              write_page_checksum=True) as w:
+            w.write_table(table)
+            w.add_key_value_metadata({CHECK_KEY: seal(
+                {"rows": table.num_rows, "crc": column_crcs(table, table.column_names)})})

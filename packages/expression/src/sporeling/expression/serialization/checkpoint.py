@@ -19,16 +19,22 @@ from __future__ import annotations
 import json
 import numbers
 import os
+import warnings
 
 import numpy as np
 
 from .safetensors_io import CheckpointError, read_tensors, write_tensors
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "CheckpointError",
-           "SUFFIX"]
+           "CheckpointWarning", "SUFFIX"]
 
 SUFFIX = ".safetensors"
 _FORMAT_KEY, _STRINGS_KEY = "format", "sporeling.strings"
+_LISTED = 20  # names a warning lists before "... and N more"
+
+
+class CheckpointWarning(UserWarning):
+    """A non-strict load left some of the network's parameters as they were."""
 
 
 def _array(value) -> np.ndarray:
@@ -107,6 +113,23 @@ def _selected(name: str, filter_prefix, specify_prefix, choice_func) -> bool:
     return choice_func is None or bool(choice_func(name))
 
 
+def _strings(metadata: dict, path: str) -> dict[str, str]:
+    """The ``append_dict`` strings saved in the header, checked: a crafted or damaged
+    header is a CheckpointError naming the file, not a raw JSON error."""
+    text = metadata.get(_STRINGS_KEY, "{}")
+    try:
+        strings = json.loads(text)
+    except ValueError as exc:
+        raise CheckpointError(f"the header's {_STRINGS_KEY!r} entry is not JSON",
+                              op="load_checkpoint", where=path, got=f"{text[:80]!r}: {exc}",
+                              expected='a JSON object {"name": "text", ...}') from None
+    if not isinstance(strings, dict) or not all(isinstance(v, str) for v in strings.values()):
+        raise CheckpointError(f"the header's {_STRINGS_KEY!r} entry is not an object of "
+                              "strings", op="load_checkpoint", where=path, got=text[:80],
+                              expected='a JSON object {"name": "text", ...}')
+    return strings
+
+
 def load_checkpoint(ckpt_file_name: str, net=None, strict_load: bool = False,
                     filter_prefix=None, specify_prefix=None, choice_func=None) -> dict:
     """``{name: Parameter}`` from a checkpoint file (``str`` for string entries), loaded
@@ -128,11 +151,11 @@ def load_checkpoint(ckpt_file_name: str, net=None, strict_load: bool = False,
     for name, array in tensors.items():
         if _selected(name, filter_prefix, specify_prefix, choice_func):
             out[name] = Parameter(array, name=name)
-    for name, text in json.loads(metadata.get(_STRINGS_KEY, "{}")).items():
+    for name, text in _strings(metadata, path).items():
         if _selected(name, filter_prefix, specify_prefix, choice_func):
             out[name] = text
     if net is not None:
-        load_param_into_net(net, out, strict_load=strict_load)
+        _load_into(net, out, strict_load, source=path)
     return out
 
 
@@ -151,7 +174,31 @@ def load_param_into_net(net, parameter_dict: dict, strict_load: bool = False):
     unique, and dtypes are cast. Strict: names must match exactly, dtypes too, and every
     parameter must be loaded and every entry used. In both modes a shape mismatch is an
     error. All problems are reported together in one error, before any parameter changes.
+    A non-strict load that leaves parameters unloaded warns (:class:`CheckpointWarning`),
+    naming them and the unused entries.
     """
+    return _load_into(net, parameter_dict, strict_load, source=None)
+
+
+def _names(names: list[str]) -> str:
+    shown = ", ".join(names[:_LISTED])
+    return shown + (f", ... and {len(names) - _LISTED} more" if len(names) > _LISTED else "")
+
+
+def _warn_not_loaded(net, missing: list[str], unexpected: list[str], total: int,
+                     source: str | None) -> None:
+    kind = type(net).__name__
+    head = (f"no parameter of {kind} was loaded" if len(missing) == total else
+            f"{len(missing)} of {total} parameters of {kind} were not loaded")
+    origin = f" from {source}" if source else ""
+    unused = f"; the checkpoint's entries not used: {_names(unexpected)}" if unexpected else ""
+    # stacklevel 4: the user's call of load_checkpoint / load_param_into_net
+    warnings.warn(f"{head}{origin} (they keep their values): {_names(missing)}{unused}. "
+                  "Is it the checkpoint of another network? strict_load=True makes this an "
+                  "error.", CheckpointWarning, stacklevel=4)
+
+
+def _load_into(net, parameter_dict: dict, strict_load: bool, source: str | None):
     if not hasattr(net, "parameters_and_names"):
         raise TypeError(f"load_param_into_net: expected a Cell, got {type(net).__name__}")
     if not isinstance(parameter_dict, dict):
@@ -187,9 +234,11 @@ def load_param_into_net(net, parameter_dict: dict, strict_load: bool = False):
         if bad_dtype:
             problems.append(f"dtype mismatch: {', '.join(bad_dtype)}")
     if problems:
-        raise CheckpointError("; ".join(problems), op="load_param_into_net",
+        raise CheckpointError("; ".join(problems), op="load_param_into_net", where=source,
                               hint=None if strict_load or not bad_shape else
                               "shapes must match even with strict_load=False")
     for p, value in updates:
         p.set_data(value.astype(p.dtype, copy=False))
+    if missing:
+        _warn_not_loaded(net, missing, unexpected, len(missing) + len(updates), source)
     return missing, unexpected

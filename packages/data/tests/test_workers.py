@@ -73,7 +73,7 @@ def test_dead_worker_is_reported_not_waited_for():
         return x
     ds = sd.NumpySlicesDataset(np.arange(32), shuffle=False).map(
         die, num_parallel_workers=2, python_multiprocessing=True, chunk_size=2)
-    with pytest.raises(sd.WorkerError, match="died"):
+    with pytest.raises(sd.WorkerError, match=r"died \(exit code 3\)"):
         list(ds)
     no_children_left()
 
@@ -127,4 +127,94 @@ def test_profile_report_names_the_slow_stage():
     list(par)
     stage = par.profile_report().stages[1]
     assert stage.workers == 2 and stage.worker_time > 0.1 and stage.queue_occupancy is not None
+    no_children_left()
+
+
+def fails_on_230(x):
+    if int(x) == 230:
+        raise ValueError("bad value")
+    return x
+
+
+@pytest.mark.parametrize("mode", ["inline", "threads", "processes"])
+def test_error_under_shuffle_names_the_source_row(mode):
+    set_seed(3)
+    workers = None if mode == "inline" else 2
+    ds = sd.NumpySlicesDataset(np.arange(64) * 10, shuffle=True).map(
+        fails_on_230, num_parallel_workers=workers, python_multiprocessing=mode == "processes",
+        chunk_size=4)
+    with pytest.raises(sd.WorkerError) as info:
+        list(ds)
+    err = info.value
+    assert err.index == err.source_index == 23 and err.position != 23  # shuffled
+    assert "source row 23" in str(err) and f"stream position {err.position}" in str(err)
+    no_children_left()
+
+
+def test_error_in_decode_names_the_image_file(tmp_path):
+    (tmp_path / "cat").mkdir()
+    for i in range(4):
+        (tmp_path / "cat" / f"{i}.png").write_bytes(b"not a png" if i == 2 else _png())
+    for processes in (False, True):
+        ds = sd.ImageFolderDataset(str(tmp_path), shuffle=False).map(
+            vision.Decode(), ["image"], num_parallel_workers=1,
+            python_multiprocessing=processes)
+        with pytest.raises(sd.WorkerError) as info:
+            list(ds)
+        assert str(tmp_path / "cat" / "2.png") in str(info.value)
+        assert info.value.sample == str(tmp_path / "cat" / "2.png")
+    inline = sd.ImageFolderDataset(str(tmp_path), shuffle=False).map(vision.Decode(), ["image"])
+    with pytest.raises(sd.WorkerError, match="2.png"):
+        list(inline)
+    no_children_left()
+
+
+def _png() -> bytes:
+    import io
+
+    from PIL import Image
+    out = io.BytesIO()
+    Image.fromarray(np.zeros((4, 4, 3), np.uint8)).save(out, "PNG")
+    return out.getvalue()
+
+
+def test_error_reading_records_names_shard_and_row(tmp_path):
+    w = sd.FileWriter(str(tmp_path / "r.rec"), shard_num=2, row_group_size=4)
+    w.add_schema({"x": {"type": "int64"}})
+    w.write_raw_data([{"x": i * 10} for i in range(30)])
+    w.commit()
+    set_seed(1)
+    ds = sd.RecordDataset(str(tmp_path / "r.rec"), shuffle=True).map(
+        fails_on_230, num_parallel_workers=2, python_multiprocessing=True)
+    with pytest.raises(sd.WorkerError) as info:
+        list(ds)
+    reader = sd.RecordReader(str(tmp_path / "r.rec"))
+    row = next(i for i in range(len(reader)) if int(reader[i]["x"]) == 230)
+    assert info.value.source_index == row and "r.rec" in info.value.sample
+    no_children_left()
+
+
+def test_worker_killed_by_a_signal_names_it():
+    import signal
+
+    def killed(x):
+        if int(x) == 5:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return x
+    ds = sd.NumpySlicesDataset(np.arange(32), shuffle=False).map(
+        killed, num_parallel_workers=2, python_multiprocessing=True, chunk_size=2)
+    with pytest.raises(sd.WorkerError, match=r"killed by signal SIGKILL \(9\)") as info:
+        list(ds)
+    assert "exit code None" not in str(info.value) and info.value.source_index == 4
+    no_children_left()
+
+
+def test_skipped_undecodable_image_is_recorded_by_path(tmp_path):
+    (tmp_path / "cat").mkdir()
+    for i in range(4):
+        (tmp_path / "cat" / f"{i}.png").write_bytes(b"not a png" if i == 1 else _png())
+    ds = sd.ImageFolderDataset(str(tmp_path), shuffle=False, on_error="skip")
+    rows = list(ds.map(vision.Decode(), ["image"], num_parallel_workers=2,
+                       python_multiprocessing=True))
+    assert len(rows) == 3 and list(ds.skipped) == [str(tmp_path / "cat" / "1.png")]
     no_children_left()

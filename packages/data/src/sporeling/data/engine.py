@@ -41,10 +41,11 @@ class Run:
         self.stats[id(node)] = stats
         return stats
 
-    def rows(self, node, epoch: int):
-        """``node``'s rows for ``epoch``, timed into its statistics."""
+    def rows(self, node, epoch: int, indexed: bool = False):
+        """``node``'s rows for ``epoch``, timed into its statistics; with ``indexed`` (a
+        source), ``(source index, row)`` pairs."""
         stats = self.stats[id(node)]
-        it = node._rows(self, epoch)
+        it = node._indexed_rows(self, epoch) if indexed else node._rows(self, epoch)
         clock = time.perf_counter
         while True:
             t = clock()

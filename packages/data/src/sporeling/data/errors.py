@@ -33,16 +33,28 @@ class RecordError(DataError):
 class WorkerError(SporelingError, RuntimeError):
     """A user function raised inside a pipeline operation (in a worker or inline).
 
-    ``index`` is the sample's position in the operation's input for that epoch, ``epoch``
-    the epoch, ``exc_type`` the original exception's class name and ``worker_traceback`` the
-    original traceback as text (it crossed a process boundary as text, never as a pickle).
+    ``index`` is the sample's row in the source when the operation reads a source directly
+    (``source_index``, the sampler's index: the row to look at, whatever the shuffling),
+    else its position in the operation's input; ``position`` is always that position in the
+    epoch's stream. ``sample`` says where the source keeps the row (an image's path, a CSV
+    ``file:line``, a record shard and row group) when it knows. ``epoch`` is the epoch,
+    ``exc_type`` the original exception's class name and ``worker_traceback`` the original
+    traceback as text (it crossed a process boundary as text, never as a pickle).
     """
 
     def __init__(self, message: str, *, index: int, epoch: int, exc_type: str,
-                 worker_traceback: str, op: str | None = None, hint: str | None = None):
-        self.index, self.epoch, self.exc_type = index, epoch, exc_type
+                 worker_traceback: str, op: str | None = None, hint: str | None = None,
+                 source_index: int | None = None, sample: str | None = None):
+        self.position, self.source_index, self.sample = index, source_index, sample
+        self.index = index if source_index is None else source_index
+        self.epoch, self.exc_type = epoch, exc_type
         self.worker_traceback = worker_traceback
-        super().__init__(message, op=op, where=f"sample {index}, epoch {epoch}", hint=hint)
+        if source_index is None:
+            where = f"sample {index}, epoch {epoch}"
+        else:
+            row = f"source row {source_index}" + (f" ({sample})" if sample else "")
+            where = f"{row}, stream position {index}, epoch {epoch}"
+        super().__init__(message, op=op, where=where, hint=hint)
 
     def __str__(self) -> str:
         base = super().__str__()

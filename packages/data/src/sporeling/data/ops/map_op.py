@@ -70,6 +70,13 @@ class _Work:
                 args = (args,)
         return as_columns(args, self.n_out, "map")
 
+    def describe(self, src) -> str | None:
+        """Where the source keeps row ``src`` (see ``SourceDataset.describe``)."""
+        try:
+            return self.source.describe(int(src)) if self.source is not None else None
+        except Exception:  # noqa: BLE001 -- a description is a courtesy, never a new error
+            return None
+
     def __call__(self, item):
         if self.source is None:
             return self.apply(item)
@@ -128,12 +135,43 @@ class Map(UnaryOp):
         else:
             yield from self._parallel(run, epoch)
 
+    def _source(self):
+        """The child when it is a source (its rows then come with their source index)."""
+        from ..sources.base import SourceDataset
+        return self.child if isinstance(self.child, SourceDataset) else None
+
+    def _input(self, run, epoch):
+        """``(source index or -1, row)`` pairs of the child's rows."""
+        if self._source() is not None:
+            return run.rows(self.child, epoch, indexed=True)
+        return ((-1, row) for row in run.rows(self.child, epoch))
+
+    def locate(self, src: int) -> tuple:
+        """``(source_index, sample)`` for a WorkerError: the row in the source and where the
+        source keeps it, or ``(None, None)`` when the rows do not come from a source."""
+        source = self._source()
+        if source is None or src is None or src < 0:
+            return None, None
+        try:
+            return src, source.describe(src)
+        except Exception:  # noqa: BLE001 -- a description is a courtesy, never a new error
+            return src, None
+
     def _inline(self, run, epoch):
         apply, pick, seed = self.work.apply, self.inputs, self.seed
         try:
-            for n, row in enumerate(run.rows(self.child, epoch)):
+            for n, (src, row) in enumerate(self._input(run, epoch)):
                 set_sample(seed, epoch, n)
-                out = call_user(apply, (tuple(row[i] for i in pick),), n, epoch, "map")
+                try:
+                    out = apply(tuple(row[i] for i in pick))
+                except WorkerError:
+                    raise
+                except Exception as exc:
+                    source_index, sample = self.locate(src)
+                    raise WorkerError(f"{type(exc).__name__}: {exc}", op="map", index=n,
+                                      epoch=epoch, exc_type=type(exc).__name__,
+                                      worker_traceback=traceback.format_exc(),
+                                      source_index=source_index, sample=sample) from exc
                 yield self._assemble(row, out)
         finally:
             clear_sample()
@@ -149,13 +187,13 @@ class Map(UnaryOp):
     def _make_pool(self, source):
         if not self.processes:
             from ..workers.threads import ThreadPool
-            return ThreadPool(self.work, self.workers, self.seed)
+            return ThreadPool(self.work, self.workers, self.seed, locate=self.locate)
         from ..workers.pool import ProcessPool
         work = self.work if source is None else \
             _Work(self.work.ops, self.work.n_out, self.inputs, self.plan, source)
         return ProcessPool(work, self.workers, self.seed, fused=source is not None,
                            skip_corrupt=source is not None and source.on_error == "skip",
-                           start_method=self.start_method)
+                           start_method=self.start_method, locate=self.locate)
 
     def _feed(self, run, epoch, source):
         """Chunks of ``(items, inputs, rows)`` for the pool."""
@@ -166,8 +204,8 @@ class Map(UnaryOp):
                 yield [[a + k, i] for k, i in enumerate(idx[a:a + size])], None, None
             return
         pick, items, inputs, rows = self.inputs, [], [], []
-        for n, row in enumerate(run.rows(self.child, epoch)):
-            items.append([n, -1])
+        for n, (src, row) in enumerate(self._input(run, epoch)):
+            items.append([n, src])
             inputs.append(tuple(row[i] if isinstance(row[i], np.ndarray) else np.asarray(row[i])
                                 for i in pick))
             rows.append(row)

@@ -128,6 +128,12 @@ class RecordReader:
     def __getitem__(self, index: int) -> dict:
         return dict(zip(self.columns, self.read(index)))
 
+    def describe(self, index: int) -> str:
+        """``"<shard path>, row group g, row r"`` for row ``index``."""
+        k = bisect.bisect_right(self._starts, index) - 1
+        s, g = self._groups[k]
+        return f"{self.paths[s]}, row group {g}, row {index - self._starts[k]}"
+
     def search(self, field: str, value) -> np.ndarray:
         """Row ids whose ``field`` equals ``value`` (an indexed field, see ``add_index``)."""
         import pyarrow.compute as pc
@@ -193,3 +199,6 @@ class RecordDataset(SourceDataset):
 
     def _read(self, index):
         return self.reader.read(index)
+
+    def describe(self, index: int) -> str:
+        return self.reader.describe(index)

@@ -100,6 +100,20 @@ class SourceDataset(Dataset):
             if row is not None:
                 yield row
 
+    def _indexed_rows(self, run, epoch):
+        """``(source index, row)`` pairs: what ``map`` reads, to name a failing sample by
+        its row in the source rather than by its (shuffled) position."""
+        read = self._read_or_skip
+        for i in self._indices(epoch).tolist():
+            row = read(i)
+            if row is not None:
+                yield i, row
+
+    def describe(self, index: int) -> str | None:
+        """Where row ``index`` lives (a file, ``file:line``), for error messages; None when
+        the source has nothing to add to the index."""
+        return None
+
     def _size(self) -> int:
         return self.sampler.num_samples(self._len())
 

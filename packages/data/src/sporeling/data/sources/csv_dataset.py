@@ -135,10 +135,11 @@ class CSVDataset(SourceDataset):
         elif len(column_defaults) != len(names):
             raise DataError("column_defaults does not match the columns", op="CSVDataset",
                             expected=f"{len(names)} values", got=len(column_defaults))
-        values = []
+        values, self._where = [], []
         for where, fields in rows:
             try:
                 values.append([_convert(t, d, where) for t, d in zip(fields, column_defaults)])
+                self._where.append(where)
             except CorruptSampleError as exc:
                 self._bad(exc)
         kinds = {int: np.int32, float: np.float32, str: np.str_}
@@ -154,6 +155,9 @@ class CSVDataset(SourceDataset):
 
     def _len(self):
         return self._n
+
+    def describe(self, index: int) -> str:
+        return self._where[index]
 
     def _read(self, index):
         return tuple(c[index] for c in self._columns)

@@ -74,13 +74,20 @@ class GeneratorDataset(SourceDataset):
         if self.random_access:
             yield from super()._rows(run, epoch)
             return
+        for _, row in self._indexed_rows(run, epoch):
+            yield row
+
+    def _indexed_rows(self, run, epoch):
+        if self.random_access:
+            yield from super()._indexed_rows(run, epoch)
+            return
         items = self.source() if callable(self.source) and not hasattr(self.source, "__iter__") \
             else self.source
         limit = self.sampler._num
         for n, item in enumerate(items):
             if limit is not None and n >= limit:
                 return
-            yield as_row(item, len(self.column_names), f"item {n}")
+            yield n, as_row(item, len(self.column_names), f"item {n}")
 
     def _size(self):
         if self.random_access:

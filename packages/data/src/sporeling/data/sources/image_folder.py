@@ -83,6 +83,9 @@ class ImageFolderDataset(SourceDataset):
     def _len(self):
         return len(self._paths)
 
+    def describe(self, index: int) -> str:
+        return self._paths[index]
+
     def _read(self, index):
         path = self._paths[index]
         try:

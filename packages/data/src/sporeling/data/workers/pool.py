@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 import os
+import signal
 from collections import deque
 from multiprocessing.connection import wait
 
@@ -18,7 +19,20 @@ from ..errors import DataError, WorkerError
 from .shm import Segment, layout_of, read_arrays, write_arrays
 from .worker import worker_main
 
-__all__ = ["ProcessPool"]
+__all__ = ["ProcessPool", "exit_status"]
+
+
+def exit_status(code: int | None) -> str:
+    """A process's exit code in words: ``exit code 3``, ``killed by signal SIGKILL (9)``."""
+    if code is None:
+        return "exit status unknown: still running"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = "an unknown signal"
+        return f"killed by signal {name} ({-code})"
+    return f"exit code {code}"
 
 _FIRST_SLOT = 1 << 20
 
@@ -39,7 +53,7 @@ class ProcessPool:
     """``n`` worker processes running ``work`` on chunks of samples."""
 
     def __init__(self, work, n: int, seed: int, *, fused: bool, skip_corrupt: bool,
-                 start_method: str, depth: int = 2, name: str = "map"):
+                 start_method: str, depth: int = 2, name: str = "map", locate=None):
         try:
             ctx = mp.get_context(start_method)
         except ValueError:
@@ -47,6 +61,8 @@ class ProcessPool:
                             expected=f"one of {mp.get_all_start_methods()}",
                             got=repr(start_method)) from None
         self.name, self.fused = name, fused
+        # source index -> (source_index, sample) for error messages; items carry the index
+        self.locate = locate or (lambda src: (None, None))
         self.workers: list[_Worker] = []
         self.inflight: deque = deque()
         self._next = 0
@@ -98,10 +114,13 @@ class ProcessPool:
             self._send(w, {"grow": 1, "shm": w.slots[slot].name})
         if "error" in msg:
             self.close()
+            src = next((s for p, s in items if p == msg["index"]), None)
+            source_index, sample = self.locate(src)
             raise WorkerError(f"{msg['exc_type']}: {msg['error']}", op=self.name,
                               index=msg["index"], epoch=msg["epoch"],
                               exc_type=msg["exc_type"], worker_traceback=msg["traceback"],
-                              hint="the original traceback from the worker process follows")
+                              hint="the original traceback from the worker process follows",
+                              source_index=source_index, sample=sample)
         buf = w.slots[slot].buf
         skipped = {int(k): tuple(v) for k, v in msg["skipped"].items()}
         kept = [k for k in range(len(items)) if k not in skipped]
@@ -141,13 +160,18 @@ class ProcessPool:
                 self._died(w, items, epoch)
 
     def _died(self, w: _Worker, items=None, epoch=-1):
-        code = w.process.exitcode
+        # the pipe can close before the process is reaped: wait for its exit status
+        w.process.join(timeout=5.0)
+        how = exit_status(w.process.exitcode)
         self.close()
-        first = items[0][0] if items else -1
-        raise WorkerError(f"worker process {w.process.name} died (exit code {code})",
+        first, src = items[0] if items else (-1, None)
+        source_index, sample = self.locate(src)
+        what = f"the chunk from position {first}" if items else "no chunk"
+        raise WorkerError(f"worker process {w.process.name} died ({how}) computing {what}",
                           op=self.name, index=first, epoch=epoch, exc_type="WorkerDied",
                           worker_traceback="(no traceback: the process ended abruptly, e.g. "
-                          "killed or crashed in native code)")
+                          "killed or crashed in native code)", source_index=source_index,
+                          sample=sample)
 
     def close(self) -> None:
         """Stop every worker and free every segment; safe to call twice."""

@@ -17,16 +17,18 @@ __all__ = ["ThreadPool"]
 
 
 class _ItemFailure(Exception):
-    def __init__(self, position: int, exc: BaseException, text: str):
+    def __init__(self, position: int, src: int, exc: BaseException, text: str):
         super().__init__(position)
-        self.position, self.exc, self.text = position, exc, text
+        self.position, self.src, self.exc, self.text = position, src, exc, text
 
 
 class ThreadPool:
     """``n`` threads running ``work`` on chunks of samples."""
 
-    def __init__(self, work, n: int, seed: int, name: str = "map", depth: int = 2):
+    def __init__(self, work, n: int, seed: int, name: str = "map", depth: int = 2,
+                 locate=None):
         self.work, self.seed, self.name = work, seed, name
+        self.locate = locate or (lambda src: (None, None))
         self.executor = ThreadPoolExecutor(n, thread_name_prefix="sporeling-data")
         self.inflight: deque = deque()
         self.capacity, self.n = n * depth, n
@@ -35,12 +37,12 @@ class ThreadPool:
     def _chunk(self, epoch, items, inputs):
         start, outs = time.perf_counter(), []
         try:
-            for (pos, _), row in zip(items, inputs):
+            for (pos, src), row in zip(items, inputs):
                 set_sample(self.seed, epoch, pos)
                 try:
                     outs.append(self.work(row))
                 except Exception as exc:  # noqa: BLE001 -- re-raised in the consumer
-                    raise _ItemFailure(pos, exc, traceback.format_exc()) from exc
+                    raise _ItemFailure(pos, src, exc, traceback.format_exc()) from exc
         finally:
             clear_sample()
         return outs, time.perf_counter() - start
@@ -62,10 +64,12 @@ class ThreadPool:
             outs, busy = future.result()
         except _ItemFailure as failure:
             self.close()
+            source_index, sample = self.locate(failure.src)
             raise WorkerError(f"{type(failure.exc).__name__}: {failure.exc}", op=self.name,
                               index=failure.position, epoch=epoch,
                               exc_type=type(failure.exc).__name__,
-                              worker_traceback=failure.text) from failure.exc
+                              worker_traceback=failure.text, source_index=source_index,
+                              sample=sample) from failure.exc
         return [pos for pos, _ in items], outs, [], busy
 
     def drain(self) -> None:

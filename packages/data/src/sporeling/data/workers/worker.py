@@ -90,7 +90,8 @@ def worker_main(conn, work, seed: int, parent: int, fused: bool, skip_corrupt: b
                 if not skip_corrupt:
                     failed = _report(conn, exc, pos, epoch)
                     break
-                skipped[str(k)] = [exc.where or f"sample {src}", exc.detail]
+                where = work.describe(src) if fused else None  # the file, not "9 bytes"
+                skipped[str(k)] = [where or exc.where or f"sample {src}", exc.detail]
             except Exception as exc:  # noqa: BLE001 -- reported to the main process as text
                 failed = _report(conn, exc, pos, epoch)
                 break

@@ -1,4 +1,6 @@
 """Bad inputs are named: CSV quoting and encodings, image folders linking outside the root."""
+import os
+
 import numpy as np
 import pytest
 
@@ -48,3 +50,36 @@ def test_csv_not_utf8_names_file_line_and_encoding_option(tmp_path):
     assert sd.CSVDataset(str(bom)).get_col_names() == ["name", "n"]
     with pytest.raises(DataError, match="unknown encoding"):
         sd.CSVDataset(str(path), encoding="nope")
+
+
+def _image_root(tmp_path):
+    from PIL import Image
+    root, outside = tmp_path / "data", tmp_path / "elsewhere"
+    for folder in (root / "cat", outside / "dog", outside / "stray"):
+        folder.mkdir(parents=True)
+    for folder, n in ((root / "cat", 2), (outside / "dog", 3), (outside / "stray", 1)):
+        for i in range(n):
+            Image.fromarray(np.zeros((4, 4, 3), np.uint8)).save(folder / f"{i}.png")
+    return root, outside
+
+
+def test_image_folder_refuses_a_class_folder_linking_out_of_the_root(tmp_path):
+    root, outside = _image_root(tmp_path)
+    (root / "dog").symlink_to(outside / "dog", target_is_directory=True)
+    with pytest.raises(DataError, match="follow_links_outside_root=True") as info:
+        sd.ImageFolderDataset(str(root))
+    assert f"{root / 'dog'} -> {os.path.realpath(outside / 'dog')}" in str(info.value)
+    ds = sd.ImageFolderDataset(str(root), follow_links_outside_root=True, shuffle=False)
+    assert ds.get_dataset_size() == 5 and ds.class_indexing == {"cat": 0, "dog": 1}
+
+
+def test_image_folder_refuses_file_links_out_but_keeps_links_inside(tmp_path):
+    root, outside = _image_root(tmp_path)
+    (root / "cat" / "x.png").symlink_to(outside / "stray" / "0.png")
+    with pytest.raises(DataError, match="outside"):
+        sd.ImageFolderDataset(str(root))
+    (root / "cat" / "x.png").unlink()
+    (root / "mouse").symlink_to(root / "cat", target_is_directory=True)  # inside: fine
+    (root / "cat" / "again.png").symlink_to(root / "cat" / "0.png")
+    ds = sd.ImageFolderDataset(str(root), shuffle=False)
+    assert ds.get_dataset_size() == 6 and sorted(ds.class_indexing) == ["cat", "mouse"]

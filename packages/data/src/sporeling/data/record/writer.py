@@ -4,7 +4,9 @@ Shards are ordinary Parquet files (readable by any Arrow tool). Each shard's foo
 the schema, the list of sibling shards and the indexed fields (key ``sporeling.record``), so
 opening any one shard finds the whole set. Rows go to the shards in row groups, round-robin;
 ``add_index(fields)`` also writes ``<name>.index.parquet``: (field, value, row id) triples
-for :meth:`RecordReader.search`.
+for :meth:`RecordReader.search`. Pages carry checksums and each footer a sealed check of the
+metadata and of every row group's columns (see :mod:`.integrity`), so a damaged file raises
+:class:`~sporeling.data.RecordError` instead of reading back wrong rows.
 
     >>> import numpy as np, tempfile, os
     >>> from sporeling.data import FileWriter, RecordDataset

@@ -1,2 +1,29 @@
-"""functional_math of ms.ops (being built)."""
-__all__: list[str] = []
+"""The math side of ``ms.ops``: MindSpore r2.3's element-wise, reduction, comparison,
+linear-algebra, creation, random, type-conversion, spectral, gradient-clipping and
+differential functions, with MindSpore's signatures, over ``sx.ops``.
+
+Each module's ``__all__`` is gathered here; ``ms/api/ops_math.txt`` lists the names.
+"""
+from . import (clipping, comparison, creation, cumulative, decompositions, differential,
+               elementwise, linalg, other, random, reduction, sorting, special, spectral,
+               transcendental)
+from .clipping import *        # noqa: F401,F403
+from .comparison import *      # noqa: F401,F403
+from .creation import *        # noqa: F401,F403
+from .cumulative import *      # noqa: F401,F403
+from .decompositions import *  # noqa: F401,F403
+from .differential import *    # noqa: F401,F403
+from .elementwise import *     # noqa: F401,F403
+from .linalg import *          # noqa: F401,F403
+from .other import *           # noqa: F401,F403
+from .random import *          # noqa: F401,F403
+from .reduction import *       # noqa: F401,F403
+from .sorting import *         # noqa: F401,F403
+from .special import *         # noqa: F401,F403
+from .spectral import *        # noqa: F401,F403
+from .transcendental import *  # noqa: F401,F403
+
+_MODULES = (clipping, comparison, creation, cumulative, decompositions, differential,
+            elementwise, linalg, other, random, reduction, sorting, special, spectral,
+            transcendental)
+__all__ = sorted({name for module in _MODULES for name in module.__all__})

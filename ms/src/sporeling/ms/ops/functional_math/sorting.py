@@ -1,0 +1,138 @@
+"""Sorting and ranking of ``mindspore.ops`` (sort, argsort, msort, topk, median,
+searchsorted, bucketize, intopk) composed from ``sx`` comparisons.
+
+There is no sort primitive: an element's position in the sorted order is its rank, the
+number of elements before it (smaller, or equal with a smaller index -- a stable sort). The
+sorted values are gathered with the one-hot of the ranks, so gradients flow back to the
+right elements and the whole thing compiles in Graph mode. Cost: O(n^2) memory and time along
+the sorted axis -- fine for the sizes facade users sort (scores, top-k of logits); NaNs are
+not ordered (they sort as if equal to nothing).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._util import SporelingError, float_of, one_axis, ops, result, tensor
+
+__all__ = ["sort", "argsort", "msort", "topk", "median", "searchsorted", "bucketize", "intopk"]
+
+
+def _move_last(x, ax):
+    if ax == len(x.shape) - 1:
+        return x, None
+    order = [d for d in range(len(x.shape)) if d != ax] + [ax]
+    return ops.transpose(x, tuple(order)), tuple(int(i) for i in np.argsort(order))
+
+
+def _sorted_last(x, descending: bool):
+    """``(values, indices)`` of ``x`` sorted along its last axis, stable."""
+    n = x.shape[-1]
+    xi, xj = ops.expand_dims(x, -1), ops.expand_dims(x, -2)    # [..., i, 1], [..., 1, j]
+    ahead = ops.greater(xj, xi) if descending else ops.less(xj, xi)
+    earlier_tie = ops.logical_and(ops.equal(xj, xi), np.tri(n, k=-1, dtype=bool))
+    rank = ops.sum(ops.cast(ops.logical_or(ahead, earlier_tie), np.int64), axis=-1)
+    # placed[..., k, i]: element i goes to position k
+    placed = ops.equal(ops.expand_dims(rank, -2), np.arange(n, dtype=np.int64)[:, None])
+    zero = np.asarray(0, x.dtype)
+    values = ops.sum(ops.where(placed, ops.expand_dims(x, -2), zero), axis=-1)
+    indices = ops.sum(ops.where(placed, np.arange(n, dtype=np.int64), np.int64(0)), axis=-1)
+    return values, indices
+
+
+def _sort(op, x, axis, descending):
+    x = tensor(x)
+    if len(x.shape) == 0:
+        return x, ops.cast(ops.mul(x, 0), np.int64)
+    ax = one_axis(op, axis, len(x.shape))
+    moved, back = _move_last(x, ax)
+    values, indices = _sorted_last(moved, descending)
+    if back is not None:
+        values, indices = ops.transpose(values, back), ops.transpose(indices, back)
+    return values, indices
+
+
+def sort(input_x, axis=-1, descending=False):
+    """``(values, indices)`` of ``input_x`` sorted along ``axis`` (stable: equal elements
+    keep their order)."""
+    return result(_sort("ops.sort", input_x, axis, descending))
+
+
+def argsort(input, axis=-1, descending=False):
+    """The indices that sort ``input`` along ``axis`` (stable)."""
+    return result(_sort("ops.argsort", input, axis, descending)[1])
+
+
+def msort(input):
+    """``input`` sorted along its first axis (values only)."""
+    return result(_sort("ops.msort", input, 0, False)[0])
+
+
+def _take_first(x, ax, k):
+    index = [slice(None)] * len(x.shape)
+    index[ax] = slice(0, k)
+    return ops.getitem(x, tuple(index))
+
+
+def topk(input, k, dim=None, largest=True, sorted=True):
+    """``(values, indices)`` of the ``k`` largest (``largest=False``: smallest) elements
+    along ``dim`` (the last axis when None), in sorted order; on ties the lower index
+    comes first."""
+    x = tensor(input)
+    ax = one_axis("ops.topk", -1 if dim is None else dim, len(x.shape))
+    n = x.shape[ax] if x.shape else 1
+    if not 0 <= int(k) <= n:
+        raise SporelingError("k out of range", op="ops.topk",
+                             expected=f"0 <= k <= {n} (the size of dim {ax})", got=f"k={k}")
+    values, indices = _sort("ops.topk", x, ax, largest)
+    return result((_take_first(values, ax, int(k)), _take_first(indices, ax, int(k))))
+
+
+def median(input, axis=-1, keepdims=False):
+    """``(values, indices)``: the median along ``axis`` -- the lower of the two middle
+    elements for an even count (not their mean, unlike NumPy) -- and its index."""
+    x = tensor(input)
+    ax = one_axis("ops.median", axis, len(x.shape))
+    values, indices = _sort("ops.median", x, ax, False)
+    mid = (x.shape[ax] - 1) // 2
+    index = [slice(None)] * len(x.shape)
+    index[ax] = slice(mid, mid + 1) if keepdims else mid
+    return result((ops.getitem(values, tuple(index)), ops.getitem(indices, tuple(index))))
+
+
+def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None,
+                 sorter=None):
+    """For each of ``values``, the index where it would be inserted into
+    ``sorted_sequence`` (its last axis) to keep it sorted: before equal elements, or after
+    them with ``right=True`` / ``side="right"``."""
+    seq, vals = tensor(sorted_sequence), tensor(values)
+    if sorter is not None:
+        seq = ops.take_along_axis(seq, tensor(sorter), axis=-1)
+    if side is not None:
+        right = side == "right"
+    if isinstance(vals, (int, float)):
+        vals = ops.cast(np.asarray(vals), seq.dtype)
+    before = ops.less_equal if right else ops.less
+    s = ops.expand_dims(seq, -2)              # [..., 1, m]
+    v = ops.expand_dims(vals, -1)             # [..., k, 1]
+    count = ops.sum(ops.cast(before(s, v), np.int64), axis=-1)
+    return result(ops.cast(count, np.int32) if out_int32 else count)
+
+
+def bucketize(input, boundaries, *, right=False):
+    """The bucket index of each element for the ascending ``boundaries`` (a list):
+    ``boundaries[i-1] < x <= boundaries[i]``, or ``boundaries[i-1] <= x < boundaries[i]``
+    with ``right=True``. Int32, like MindSpore."""
+    x = tensor(input)
+    edges = np.asarray(boundaries, dtype=np.float64)
+    below = ops.less_equal if right else ops.less
+    hits = below(np.asarray(edges, dtype=x.dtype), ops.expand_dims(x, -1))
+    return result(ops.cast(ops.sum(ops.cast(hits, np.int32), axis=-1), np.int32))
+
+
+def intopk(x1, x2, k):
+    """Whether each target class ``x2[i]`` is among the ``k`` highest predictions of row
+    ``x1[i]`` (fewer than ``k`` predictions strictly above it)."""
+    scores, targets = float_of(x1), tensor(x2)
+    target = ops.take_along_axis(scores, ops.expand_dims(ops.cast(targets, np.int64), -1), -1)
+    above = ops.sum(ops.cast(ops.greater(scores, target), np.int32), axis=-1)
+    return result(ops.less(above, int(k)))

@@ -138,7 +138,12 @@ class Map(UnaryOp):
     def _source(self):
         """The child when it is a source (its rows then come with their source index)."""
         from ..sources.base import SourceDataset
-        return self.child if isinstance(self.child, SourceDataset) else None
+        kind = type(self.child)
+        if not isinstance(self.child, SourceDataset) or (
+                kind._rows is not SourceDataset._rows and
+                kind._indexed_rows is SourceDataset._indexed_rows):
+            return None  # a source with its own _rows and no _indexed_rows: not comparable
+        return self.child
 
     def _input(self, run, epoch):
         """``(source index or -1, row)`` pairs of the child's rows."""

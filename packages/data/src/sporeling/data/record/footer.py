@@ -101,7 +101,9 @@ def open_shard(path: Path) -> Shard:
         check = unseal(kv[CHECK_KEY], path, "footer check")
         if check.get("record") != zlib.crc32(kv[META_KEY]):
             _fail(path, "the record metadata does not match its checksum")
-        groups = check["groups"]
+        groups = check.get("groups") if isinstance(check, dict) else None
+        if not isinstance(groups, list):
+            _fail(path, "the footer check is not a shard's check")
     md = f.metadata
     rows = [md.row_group(g).num_rows for g in range(md.num_row_groups)]
     if groups is not None and rows != [g["rows"] for g in groups]:

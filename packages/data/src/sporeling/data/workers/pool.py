@@ -161,7 +161,7 @@ class ProcessPool:
 
     def _died(self, w: _Worker, items=None, epoch=-1):
         # the pipe can close before the process is reaped: wait for its exit status
-        w.process.join(timeout=5.0)
+        w.process.join(timeout=2.0)
         how = exit_status(w.process.exitcode)
         self.close()
         first, src = items[0] if items else (-1, None)

@@ -118,7 +118,8 @@ def remainder(input, other):
 
 
 def _is_int(x) -> bool:
-    return np.dtype(getattr(x, "dtype", np.asarray(x).dtype)).kind in "iub"
+    dtype = x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype
+    return np.dtype(dtype).kind in "iub"
 
 
 def trunc(input):
@@ -301,21 +302,23 @@ def imag(input):
 def angle(input):
     """The argument of each element: 0 for ``input >= 0`` and pi for negative reals."""
     x = float_of(input)
-    return result(ops.atan2(ops.mul(x, 0), x))
+    return result(ops.mul(ops.cast(ops.less(x, 0), x.dtype), np.pi))
 
 
 def xdivy(x, y):
     """``x / y``, and 0 where ``x == 0`` (even where ``y == 0``)."""
-    x, y = float_of(x), tensor(y)
-    safe = ops.where(ops.equal(x, 0), ops.add(ops.mul(x, 0), 1), y)
-    return result(ops.where(ops.equal(x, 0), ops.mul(x, 0), ops.div(x, safe)))
+    x, y = float_of(x), float_of(y)
+    # 0/0 -> 0: only there is y replaced, so the gradient elsewhere is the quotient's
+    safe = ops.where(ops.logical_and(ops.equal(x, 0), ops.equal(y, 0)), np.asarray(1, y.dtype), y)
+    return result(ops.div(x, safe))
 
 
 def xlogy(input, other):
     """``input * log(other)``, and 0 where ``input == 0``."""
     x, y = float_of(input), float_of(other)
-    safe = ops.where(ops.equal(x, 0), ops.add(ops.mul(y, 0), 1), y)
-    return result(ops.where(ops.equal(x, 0), ops.mul(x, 0), ops.mul(x, ops.log(safe))))
+    # 0 * log(y <= 0) -> 0: only there is y replaced, so d/dx stays log(y) at x == 0
+    bad = ops.logical_and(ops.equal(x, 0), ops.less_equal(y, 0))
+    return result(ops.mul(x, ops.log(ops.where(bad, np.asarray(1, y.dtype), y))))
 
 
 def _along(x, axis: int, key):

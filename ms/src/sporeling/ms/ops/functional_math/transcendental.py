@@ -72,10 +72,13 @@ def cosh(input):
 
 
 def asinh(input):
-    """``sign(x) * log(|x| + sqrt(x**2 + 1))`` (odd, accurate for negative x)."""
+    """``log(x + sqrt(x**2 + 1))``, by oddness ``-asinh(-x)`` for negative x (no
+    cancellation there)."""
     x = float_of(input)
-    a = ops.abs(x)
-    return result(ops.mul(ops.sign(x), ops.log(ops.add(a, ops.sqrt(ops.add(ops.square(a), 1))))))
+
+    def positive_side(v):
+        return ops.log(ops.add(v, ops.sqrt(ops.add(ops.square(v), 1))))
+    return result(ops.where(ops.less(x, 0), ops.neg(positive_side(ops.neg(x))), positive_side(x)))
 
 
 def acosh(input):

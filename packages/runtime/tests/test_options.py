@@ -4,13 +4,14 @@ import pytest
 
 from sporeling.core import ContextError, OutOfMemoryError, context, get_context, set_context
 from sporeling.runtime import get_default_pool
+from sporeling.runtime.memory.options import physical_memory
 
 from runtime_helpers import MB
 
 
 def test_defaults():
     assert get_context("mempool_block_size") == 1024**3
-    assert get_context("max_device_memory") == 1024 * 1024**3
+    assert get_context("max_device_memory") == physical_memory()     # not 1024 GB
     assert get_context("mempool_poison") is False
 
 

@@ -1,9 +1,17 @@
 """MindSpore's PyNative memory pool: blocks, two regions, best fit, coalescing, statistics.
 
-* Memory comes in blocks of ``block_size`` bytes; a request larger than a block gets a block
-  of its own, rounded up to ``min(block_size, 2 MB)``. The pool grows a block at a time
-  until its reserved bytes would pass ``max_memory``; the last block is shrunk to what the
-  cap leaves if that still serves the request, otherwise :class:`OutOfMemoryError`.
+* Memory comes in blocks of ``block_size`` bytes, but never more than half the cap, so that
+  each region can open a block under it (MindSpore likewise keeps room for its persistent
+  memory when it sizes blocks); a request larger than a block gets a block of its own,
+  rounded up to ``min(block size, 2 MB)``. The pool grows a block at a time while its
+  reserved bytes stay within ``max_memory``: when a block would pass the cap, idle blocks
+  (nothing allocated in them, either region) are released first, then the new block is
+  shrunk to what the cap leaves if that still serves the request, otherwise
+  :class:`OutOfMemoryError`. Memory the operating system refuses (``mmap`` failing) is an
+  :class:`OutOfMemoryError` too, with the same statistics.
+* Lowering the cap (:meth:`MemoryPool.set_max_memory`, or ``set_context(max_device_memory=
+  ...)`` for pools that follow the context) releases idle blocks; if live buffers still
+  hold more than the new cap, the change is refused with what they hold.
 * Two regions with their own blocks: **persistent** (parameters, constants, graph inputs
   and outputs) and **common** (op outputs), so long-lived buffers do not fragment the
   churn of activations.
@@ -38,6 +46,7 @@ import collections
 import itertools
 import math
 import threading
+import weakref
 
 import numpy as np
 
@@ -50,7 +59,7 @@ from .options import block_size as _check_block_size, max_memory as _check_max_m
 from .region import Region
 from .stats import PoolStats, fragmentation
 
-__all__ = ["MemoryPool", "POISON_BYTE"]
+__all__ = ["MemoryPool", "POISON_BYTE", "fit_context_followers"]
 
 _ndarray = np.ndarray
 _new_array = np.ndarray.__new__
@@ -58,6 +67,17 @@ _new_array = np.ndarray.__new__
 POISON_BYTE = 0xFF
 """Freed memory's fill in poison mode: all-ones bytes are NaN in float16/bfloat16/32/64."""
 _LARGE_GRANULE = 2 * 1024**2
+# Pools whose cap is the ``max_device_memory`` context key: set_context checks a lower cap
+# against each of them before accepting it.
+_FOLLOWERS: weakref.WeakSet = weakref.WeakSet()
+
+
+def fit_context_followers(cap: int) -> None:
+    """Make every pool that follows ``max_device_memory`` fit under ``cap`` (the key's
+    converter calls this): idle blocks are released; :class:`PoolError` if live buffers
+    hold more."""
+    for pool in list(_FOLLOWERS):
+        pool.fit_under(cap)
 
 
 class MemoryPool:
@@ -86,6 +106,8 @@ class MemoryPool:
         self._pending: collections.deque[int] = collections.deque()
         self._cache: dict[tuple[str, int], list[tuple[Region, Block, int]]] = {}
         self._poison_version, self._poison_flag = -1, False
+        if self._max_memory is None:
+            _FOLLOWERS.add(self)
 
     @property
     def block_size(self) -> int:
@@ -162,24 +184,42 @@ class MemoryPool:
         return (region, *hit)
 
     def _new_block(self, region: str, size: int) -> Block:
-        unit = self.block_size
+        cap = self.max_memory
+        # at most half the cap: the other region must be able to open a block too
+        half = max(cap // 2 - cap // 2 % self.alignment, self.alignment)
+        unit = min(self.block_size, half)
         want = unit if size <= unit else round_up(size, min(unit, _LARGE_GRANULE))
-        left = self.max_memory - self._reserved()
+        left = cap - self._reserved()
+        if want > left and self._release_idle():
+            left = cap - self._reserved()
         if want > left:
             want = left - left % self.alignment
             if want < size:
                 raise self._out_of_memory(size, region)
-        return Block(next(self._block_ids), region, want, alignment=self.alignment)
+        try:
+            return Block(next(self._block_ids), region, want, alignment=self.alignment)
+        except (OSError, MemoryError, OverflowError) as exc:  # the OS said no (ENOMEM, ...)
+            raise self._out_of_memory(size, region, refused=(want, exc)) from exc
 
-    def _out_of_memory(self, size: int, region: str) -> OutOfMemoryError:
+    def _release_idle(self) -> int:
+        return sum(r.release_idle_blocks() for r in self._regions.values())
+
+    def _out_of_memory(self, size: int, region: str,
+                       refused: tuple[int, BaseException] | None = None) -> OutOfMemoryError:
         s = self._stats_locked()
+        why, hint = "", "free buffers sooner, or raise max_device_memory with set_context"
+        if refused is not None:
+            want, exc = refused
+            why = (f"; the operating system refused a block of {format_size(want)} "
+                   f"({type(exc).__name__}: {exc})")
+            hint = ("the machine has less memory free than max_device_memory allows: free "
+                    "memory elsewhere, or lower max_device_memory with set_context")
         error = OutOfMemoryError(
-            f"out of memory: requested {format_size(size)} ({size} B) in the {region} region; "
-            f"in use {format_size(s.in_use)}, peak {format_size(s.peak)}, reserved "
+            f"out of memory: requested {format_size(size)} ({size} B) in the {region} region"
+            f"{why}; in use {format_size(s.in_use)}, peak {format_size(s.peak)}, reserved "
             f"{format_size(s.reserved)}, cap {format_size(s.cap)}, fragmentation "
             f"{s.fragmentation:.1%} (largest free extent {format_size(s.largest_free)})",
-            op="allocate", where=f"memory pool {self.name!r}",
-            hint="free buffers sooner, or raise max_device_memory with set_context")
+            op="allocate", where=f"memory pool {self.name!r}", hint=hint)
         error.requested, error.stats = size, s
         return error
 
@@ -271,7 +311,34 @@ class MemoryPool:
         with self._lock:
             self._drain()
             self._flush_cache()
-            return sum(r.release_idle_blocks() for r in self._regions.values())
+            return self._release_idle()
+
+    def set_max_memory(self, max_memory: int | str) -> None:
+        """Fix this pool's cap (it stops following ``max_device_memory``). A lower cap
+        releases idle blocks first; :class:`PoolError` (and the old cap kept) if live
+        buffers still hold more than it."""
+        cap = _check_max_memory(max_memory)
+        self.fit_under(cap)
+        self._max_memory = cap
+        _FOLLOWERS.discard(self)
+
+    def fit_under(self, cap: int) -> int:
+        """Bring the reserved bytes within ``cap`` by releasing idle blocks (the bytes
+        released); :class:`PoolError` naming what is held when live buffers need more."""
+        with self._lock:
+            self._drain()
+            self._flush_cache()
+            released = self._release_idle() if self._reserved() > cap else 0
+            if self._reserved() > cap:
+                s = self._stats_locked()
+                raise PoolError(
+                    f"memory pool {self.name!r} cannot fit under a cap of "
+                    f"{format_size(cap)}: reserved {format_size(s.reserved)} in {s.blocks} "
+                    f"blocks, in use {format_size(s.in_use)} by {s.live} live buffers; free "
+                    f"them first (idle blocks were released)", op="max_device_memory",
+                    expected=f"a cap of at least {format_size(s.reserved)}",
+                    got=format_size(cap))
+            return released
 
     def summary(self) -> str:
         """A table of the statistics per region and overall."""

@@ -43,7 +43,16 @@ def _while(v, w):
     return out[1]
 
 
+def _check(x, w):
+    # the run-time check of a `raise` under a tensor condition: an identity when not raised
+    from sporeling.compiler.ops._control_check import check
+    code = ops.cast(ops.greater(ops.sum(ops.mul(x, 0.0)), 1.0), np.int64)
+    y, z = check(code, ((1, ValueError("never"), "case.py:1"),), [ops.mul(x, w), ops.sin(w)])
+    return ops.add(ops.tanh(y), z)
+
+
 CASES = {
+    "check": [(_check, [r(3), r(3)])],
     "cond": [(_cond(1.0), [r(3), r(3)]), (_cond(-1.0), [r(3), r(3)]),
              (_cond_capture, [r((2, 3)), r(3)])],
     "scan": [(_rnn, [r(3), r((4, 3)), r(3)]), (_rnn_reverse, [r(2), r((3, 2)), r(2)]),

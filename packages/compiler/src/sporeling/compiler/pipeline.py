@@ -12,10 +12,12 @@ what happens inside -- which passes, how memory is planned -- is the compiler's 
 """
 from __future__ import annotations
 
+from sporeling.core import SporelingError
 from sporeling.runtime.executor import run
 
 from .ir import Graph, verify
 from .lowering import lower
+from .ops._control_check import raised_by_check
 from .passes import optimize
 
 __all__ = ["Executable", "compile_graph"]
@@ -30,7 +32,15 @@ class Executable:
         self.program = lower(graph)       # kernel calls over a statically planned arena
 
     def __call__(self, *args) -> list:
-        return run(self.program.program, args)
+        try:
+            return run(self.program.program, args)
+        except SporelingError as exc:
+            # a `raise` of the user's code (a `check`): their exception, not the runtime's
+            # report of a failed kernel
+            user = raised_by_check(exc)
+            if user is None:
+                raise
+            raise user from None
 
     @property
     def memory(self) -> dict:

@@ -110,7 +110,7 @@ def declared(fn: ast.AST) -> set[str]:
 
 
 def has_control_flow(fn: ast.AST) -> bool:
-    """Whether the function's own body has ``if``/``while``/``for`` or a conditional
-    expression (the constructs a tensor condition breaks)."""
-    return any(isinstance(n, (ast.If, ast.While, ast.For, ast.IfExp))
+    """Whether the function's own body has ``if``/``while``/``for``, a conditional
+    expression or an ``assert`` (the constructs a tensor condition breaks)."""
+    return any(isinstance(n, (ast.If, ast.While, ast.For, ast.IfExp, ast.Assert))
                for n in _walk_scope(fn.body))

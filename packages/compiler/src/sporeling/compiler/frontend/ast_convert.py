@@ -77,12 +77,14 @@ def _parse(fn) -> ast.FunctionDef | None:
     if fn.__name__ == "<lambda>" or code.co_flags & _NOT_GENERAL:
         return None
     try:
-        source = textwrap.dedent(inspect.getsource(fn))
+        # the code's own source: inspect.getsource(fn) would follow __wrapped__ (a
+        # functools.wraps wrapper, such as grad's, would be read as the function it wraps)
+        source = textwrap.dedent(inspect.getsource(code))
         module = ast.parse(source)
     except (OSError, TypeError, SyntaxError, IndentationError):
         return None
     node = module.body[0] if module.body else None
-    if not isinstance(node, ast.FunctionDef) or node.name != fn.__name__:
+    if not isinstance(node, ast.FunctionDef) or node.name != code.co_name:
         return None
     ast.increment_lineno(module, code.co_firstlineno - 1)
     return node
@@ -90,11 +92,16 @@ def _parse(fn) -> ast.FunctionDef | None:
 
 def _converted_code(fn, owner):
     key = (fn.__code__, owner)
-    if key not in _CODE_CACHE:
-        node = _parse(fn)
-        needed = node is not None and _needs(fn, node, owner, set())
-        _CODE_CACHE[key] = _compile(fn, node) if needed else None
-    return _CODE_CACHE[key]
+    if key in _CODE_CACHE:
+        return _CODE_CACHE[key]
+    node = _parse(fn)
+    needed = node is not None and _needs(fn, node, owner, set())
+    code = _compile(fn, node) if needed else None
+    # "nothing to convert" may depend on the closure (grad's wrapper calls whatever it
+    # wraps): then it holds for this function object only, not for every one of its code
+    if code is not None or not fn.__closure__:
+        _CODE_CACHE[key] = code
+    return code
 
 
 def _needs(fn, node, owner, seen) -> bool:
@@ -152,8 +159,8 @@ def _compile(fn, node: ast.FunctionDef):
         _Mangle(parts[-2]).visit(node)
     filename = fn.__code__.co_filename
     node.name = "_sp_converted"  # not fn's name: that is bound outside (recursion)
-    rewrite_flags(node)
-    Converter(node, filename).run()
+    rewrite_flags(node, lambda n: f"{filename}:{n.lineno} in {fn.__qualname__}")
+    Converter(node, filename, fn.__qualname__).run()
     params = [ast.arg(arg=n) for n in fn.__code__.co_freevars] + [ast.arg(arg="_sp")]
     factory = ast.FunctionDef(
         name="_sp_factory", args=ast.arguments(posonlyargs=[], args=params, vararg=None,
@@ -167,7 +174,19 @@ def _compile(fn, node: ast.FunctionDef):
     outer = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     code = next(c for c in outer.co_consts
                 if isinstance(c, types.CodeType) and c.co_name == node.name)
-    return code.replace(co_name=fn.__name__, co_qualname=fn.__qualname__)
+    return _renamed(code, f"{outer.co_name}.<locals>.{node.name}", fn.__qualname__,
+                    fn.__name__)
+
+
+def _renamed(code, old: str, new: str, name: str | None = None):
+    """``code`` and the functions nested in it qualified under ``new`` instead of ``old``
+    (tracebacks and error locations name ``Net.construct``, not the factory)."""
+    consts = tuple(_renamed(c, old, new) if isinstance(c, types.CodeType) else c
+                   for c in code.co_consts)
+    qualname = new + code.co_qualname[len(old):] if code.co_qualname.startswith(old) \
+        else code.co_qualname
+    return code.replace(co_consts=consts, co_qualname=qualname,
+                        co_name=name or code.co_name)
 
 
 def _instantiate(code, fn):

@@ -6,6 +6,12 @@ value in ``_sp_ret`` and sets ``_sp_done``; the statements after one that may se
 run under ``if _sp.not_any(flags):`` and loops stop on their flags. Under Python conditions
 these guards are plain Python ``if``s (nothing reaches the graph); under tensor conditions
 the next pass turns them into ``cond``/``while_loop`` like any other ``if``.
+
+``raise`` inside a compound statement (not in ``try``/``with``, whose handlers may catch it)
+works like a ``return``: it sets ``_sp_err`` to its site's code through ``_sp.raise_``
+(which raises at once unless a tensor-dependent body is being traced) and ``_sp_done``; the
+function returns ``_sp.checked(_sp_err, ...)``, a run-time check (see :mod:`.checks`).
+``assert c, m`` is first rewritten to ``if not c: raise AssertionError(m)``.
 """
 from __future__ import annotations
 
@@ -13,9 +19,11 @@ import ast
 
 from .analysis import SCOPES
 
-__all__ = ["rewrite_flags", "RET", "DONE"]
+__all__ = ["rewrite_flags", "RET", "DONE", "ERR", "ERRORS"]
 
 RET, DONE = "_sp_ret", "_sp_done"
+ERR, ERRORS = "_sp_err", "_sp_errors"
+_PROTECTED = (ast.Try, ast.With, ast.AsyncWith)
 
 
 def _at(node, like):
@@ -44,17 +52,23 @@ def not_any(flags, like):
 
 
 def _has_nested_return(fn) -> bool:
-    def walk(stmts, top):
+    """A ``return`` before the end, or a ``raise``/``assert`` that may run conditionally."""
+    def walk(stmts, top, protected=False):
         for i, s in enumerate(stmts):
             if isinstance(s, SCOPES):
                 continue
             if isinstance(s, ast.Return) and not (top and i == len(stmts) - 1):
                 return True
+            if not protected and (isinstance(s, ast.Assert) or
+                                  (isinstance(s, ast.Raise) and s.exc is not None
+                                   and not top)):
+                return True
+            inner = protected or isinstance(s, _PROTECTED)
             for field in ("body", "orelse", "finalbody"):
-                if walk(getattr(s, field, []) or [], False):
+                if walk(getattr(s, field, []) or [], False, inner):
                     return True
             for h in getattr(s, "handlers", []) or []:
-                if walk(h.body, False):
+                if walk(h.body, False, inner):
                     return True
         return False
     return walk(fn.body, True)
@@ -67,8 +81,11 @@ class _Loop:
 
 
 class _Rewriter:
-    def __init__(self, returns: bool):
-        self.returns, self.count = returns, 0
+    def __init__(self, returns: bool, where):
+        self.returns, self.count, self.where = returns, 0, where
+        self.raises = 0      # raise sites turned into error codes
+        self.depth = 0       # compound statements around the current one
+        self.protected = 0   # of which try/with (their handlers may catch a raise)
 
     def block(self, stmts, loop):
         """``(new statements, flags they may set)``."""
@@ -86,6 +103,11 @@ class _Rewriter:
         return out, found
 
     def stmt(self, s, loop):
+        if isinstance(s, ast.Assert) and self.returns and not self.protected:
+            s = _assert_as_if(s)
+        if isinstance(s, ast.Raise) and self.returns and not self.protected and \
+                s.exc is not None and self.depth:
+            return self.raise_(s), {DONE}
         if isinstance(s, ast.Return) and self.returns:
             value = s.value or _at(ast.Constant(None), s)
             return [_set(RET, value, s), _set(DONE, ast.Constant(True), s)], {DONE}
@@ -99,21 +121,46 @@ class _Rewriter:
             return self.loop(s)
         flags = set()
         if isinstance(s, (ast.If, ast.With, ast.Try)):
-            for field in ("body", "orelse", "finalbody"):
-                if getattr(s, field, None):
-                    new, more = self.block(getattr(s, field), loop)
-                    flags |= more
-                    setattr(s, field, new or [_at(ast.Pass(), s)])
-            for h in getattr(s, "handlers", []):
-                new, more = self.block(h.body, loop)
-                h.body = new or [_at(ast.Pass(), h)]
-                flags |= more
+            guarded = not isinstance(s, ast.If)
+            self.depth += 1
+            self.protected += guarded
+            try:
+                flags = self.bodies(s, loop)
+            finally:
+                self.depth -= 1
+                self.protected -= guarded
         return [s], flags
+
+    def raise_(self, s):
+        """``_sp_err = _sp.raise_(code, lambda: exc, where, _sp_errors, source)``."""
+        self.raises += 1
+        make = _thunk(s.exc, s)
+        call = _at(ast.Call(func=sp("raise_"), args=[
+            ast.Constant(self.raises), make, ast.Constant(self.where(s)), _name(ERRORS),
+            ast.Constant(ast.unparse(s.exc))], keywords=[]), s)
+        return [_set(ERR, call, s), _set(DONE, ast.Constant(True), s)]
+
+    def bodies(self, s, loop):
+        flags = set()
+        for field in ("body", "orelse", "finalbody"):
+            if getattr(s, field, None):
+                new, more = self.block(getattr(s, field), loop)
+                flags |= more
+                setattr(s, field, new or [_at(ast.Pass(), s)])
+        for h in getattr(s, "handlers", []):
+            new, more = self.block(h.body, loop)
+            h.body = new or [_at(ast.Pass(), h)]
+            flags |= more
+        return flags
 
     def loop(self, s):
         self.count += 1
         inner = _Loop(self.count)
-        body, flags = self.block(s.body, inner)
+        self.depth += 1
+        try:
+            body, flags = self.block(s.body, inner)
+        finally:
+            self.depth -= 1
         done = DONE in flags
         stop = ([inner.brk] if inner.has_break else []) + ([DONE] if done else [])
         if inner.has_cont:
@@ -129,7 +176,11 @@ class _Rewriter:
         orelse, s.orelse = s.orelse, []
         post = []
         if orelse:
-            orelse, more = self.block(orelse, None)
+            self.depth += 1
+            try:
+                orelse, more = self.block(orelse, None)
+            finally:
+                self.depth -= 1
             done = done or DONE in more
             post = [_at(ast.If(test=not_any(stop, s), body=orelse, orelse=[]), s)
                     ] if stop else orelse
@@ -142,15 +193,34 @@ def _thunk(expr, like):
     return _at(lam, like)
 
 
-def rewrite_flags(fn: ast.FunctionDef) -> None:
-    """Rewrite ``fn``'s body in place (see the module doc)."""
+def _assert_as_if(s: ast.Assert) -> ast.If:
+    """``assert test, msg`` as ``if not test: raise AssertionError(msg)``."""
+    exc = ast.Call(func=_name("AssertionError"), args=[s.msg] if s.msg else [], keywords=[])
+    test = ast.UnaryOp(op=ast.Not(), operand=s.test)
+    node = ast.If(test=test, body=[ast.Raise(exc=exc, cause=None)], orelse=[])
+    ast.copy_location(node, s)
+    for n in ast.walk(node):  # the generated nodes on the assert's line
+        if "lineno" in n._attributes and not hasattr(n, "lineno"):
+            _at(n, s)
+    return node
+
+
+def rewrite_flags(fn: ast.FunctionDef, where=lambda node: f"line {node.lineno}") -> None:
+    """Rewrite ``fn``'s body in place (see the module doc); ``where(node)`` is the
+    ``file:line`` a raise site reports."""
     returns = _has_nested_return(fn)
-    body, _ = _Rewriter(returns).block(fn.body, None)
+    rewriter = _Rewriter(returns, where)
+    body, _ = rewriter.block(fn.body, None)
     if returns:
         first = fn.body[0]
         undefined = ast.Call(func=sp("undefined"), args=[ast.Constant("the return value")],
                              keywords=[])
-        tail = ast.Return(value=ast.Call(func=sp("result"), args=[_name(RET)], keywords=[]))
-        body = [_set(RET, undefined, first), _set(DONE, ast.Constant(False), first)] + body \
-            + [_at(tail, fn.body[-1])]
+        value = ast.Call(func=sp("result"), args=[_name(RET)], keywords=[])
+        head = [_set(RET, undefined, first), _set(DONE, ast.Constant(False), first)]
+        if rewriter.raises:  # the result goes through the run-time check of the raises
+            value = ast.Call(func=sp("checked"), args=[_name(ERR), _name(ERRORS), value],
+                             keywords=[])
+            head += [_set(ERR, ast.Constant(0), first),
+                     _set(ERRORS, ast.Dict(keys=[], values=[]), first)]
+        body = head + body + [_at(ast.Return(value=value), fn.body[-1])]
     fn.body = body

@@ -22,17 +22,14 @@ from ..ir.trace import user_source
 from ..ops._control_loops import concrete
 from ..ops._control_trace import Undefined, is_array, unwrap, wrap_like
 from ..ops.control import cond_core, scan_core, while_core
+from .checks import GraphSyntaxError, checked, python_only, raise_, traced_body
 
 __all__ = ["GraphSyntaxError", "is_traced", "UNROLL_LIMIT", "if_stmt", "while_stmt",
            "for_stmt", "range_", "and_", "or_", "not_", "not_any", "ifexp", "call", "ld",
-           "undefined", "result", "python_test"]
+           "undefined", "result", "python_test", "raise_", "checked", "python_only"]
 
 UNROLL_LIMIT = 64
 """Python ``range`` loops longer than this become a ``scan`` when their state is traced."""
-
-
-class GraphSyntaxError(SporelingError, SyntaxError):
-    """Python syntax the Graph-mode conversion cannot express under a tensor condition."""
 
 
 def is_traced(x) -> bool:
@@ -88,8 +85,10 @@ def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple, zero_ok=()):
     traced, value = _decide(pred)
     if not traced:
         return tuple((true_fn if value else false_fn)(*state))
-    return cond_core(pred, true_fn, false_fn, list(state), names=list(names),
-                     zero_ok=frozenset(zero_ok), where=user_source())
+    where = user_source()
+    with traced_body():
+        return cond_core(pred, true_fn, false_fn, list(state), names=list(names),
+                         zero_ok=frozenset(zero_ok), where=where)
 
 
 def while_stmt(test_fn, body_fn, state: tuple, names: tuple, zero_ok=()):
@@ -101,9 +100,11 @@ def while_stmt(test_fn, body_fn, state: tuple, names: tuple, zero_ok=()):
         if not value:
             return state
         state = tuple(body_fn(*state))
-    return tuple(while_core(lambda parts: test_fn(*parts), lambda parts: list(body_fn(*parts)),
-                            list(state), names=list(names), zero_ok=frozenset(zero_ok),
-                            where=user_source()))
+    where = user_source()
+    with traced_body():
+        return tuple(while_core(lambda parts: test_fn(*parts),
+                                lambda parts: list(body_fn(*parts)), list(state),
+                                names=list(names), zero_ok=frozenset(zero_ok), where=where))
 
 
 class TracedRange:
@@ -129,20 +130,25 @@ def for_stmt(iterable, body_fn, state: tuple, names: tuple, zero_ok=(), stop=Non
     where = user_source()
     names, zero_ok = list(names), frozenset(zero_ok)
     if isinstance(iterable, TracedRange):
-        return _traced_range(iterable, body_fn, state, names, zero_ok, where)
+        with traced_body():
+            return _traced_range(iterable, body_fn, state, names, zero_ok, where)
     if is_traced(iterable):
-        parts, _ = scan_core(lambda parts, x: (list(body_fn(*parts, x)), None), list(state),
-                             iterable, names=names, zero_ok=zero_ok, where=where)
+        with traced_body():
+            parts, _ = scan_core(lambda parts, x: (list(body_fn(*parts, x)), None),
+                                 list(state), iterable, names=names, zero_ok=zero_ok,
+                                 where=where)
         return tuple(parts)
     if isinstance(iterable, range) and len(iterable) > UNROLL_LIMIT and \
             any(is_traced(leaf) for leaf in flatten(list(state))[0]):
         index = np.arange(iterable.start, iterable.stop, iterable.step, dtype=np.int64)
         like = next(leaf for leaf in flatten(list(state))[0] if is_traced(leaf))
         try:
-            parts, _ = scan_core(lambda parts, i: (list(body_fn(*parts, wrap_like(like, i))),
-                                                   None),
-                                 list(state), index, names=names, zero_ok=zero_ok,
-                                 where=where)
+            with traced_body():
+                parts, _ = scan_core(lambda parts, i: (list(body_fn(*parts,
+                                                                    wrap_like(like, i))),
+                                                       None),
+                                     list(state), index, names=names, zero_ok=zero_ok,
+                                     where=where)
             return tuple(parts)
         except (SporelingError, TypeError, IndexError):
             pass  # the body needs a Python index: unroll
@@ -226,7 +232,9 @@ def ifexp(test, body, orelse):
     traced, truth = _decide(test)
     if not traced:
         return body() if truth else orelse()
-    return cond_core(test, body, orelse, [], where=user_source())
+    where = user_source()
+    with traced_body():
+        return cond_core(test, body, orelse, [], where=where)
 
 
 # -- calls ----------------------------------------------------------------------------------

@@ -12,7 +12,9 @@ generated functions, so the helpers can run them as Python or trace them into su
 ``and``/``or``/``not``/``a if c else b`` become helpers too, and calls go through
 ``_sp.call`` (which converts user functions on demand). Statements whose conversion would
 change Python semantics (``yield``, ``del``, writes to ``global``/``nonlocal`` names, an
-``if`` inside ``try``) stay Python, with a condition that must not be traced.
+``if`` inside ``try``) stay Python, with a condition that must not be traced. Statements
+whose effect would escape a traced body (``print``, writes to attributes and items) are
+preceded by ``_sp.python_only(construct, where)`` (see :mod:`.checks`).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import ast
 import builtins
 
 from .analysis import SCOPES, declared, exposed, loads, stores
-from .flags import RET, sp
+from .flags import ERR, RET, sp
 
 __all__ = ["Converter"]
 
@@ -94,17 +96,44 @@ class _Exprs(ast.NodeTransformer):
     visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda
 
 
+def _escaping_effect(s) -> str | None:
+    """What in the simple statement ``s`` acts outside the function's variables (and so
+    must not run while a tensor-dependent body is traced), or None."""
+    if isinstance(s, SCOPES + (ast.If, ast.While, ast.For, ast.With, ast.AsyncWith,
+                               ast.Try)):
+        return None  # their bodies are checked statement by statement
+    targets = s.targets if isinstance(s, ast.Assign) else \
+        [s.target] if isinstance(s, (ast.AugAssign, ast.AnnAssign)) else []
+    for target in targets:
+        for node in ast.walk(target):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                return f"assigning to an attribute (`{ast.unparse(node)}`)"
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+                return f"assigning to an item (`{ast.unparse(node)}`)"
+    stack = [s]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == "print":
+            return "`print`"
+        if not isinstance(node, SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+    return None
+
+
 class Converter:
     """Converts one function's body (after :func:`~.flags.rewrite_flags`)."""
 
-    def __init__(self, fn: ast.FunctionDef, filename: str):
+    def __init__(self, fn: ast.FunctionDef, filename: str, qualname: str | None = None):
         self.fn, self.filename, self.count = fn, filename, 0
+        self.qualname = qualname
         self.all_loads = loads(fn.body)
         self.declared = declared(fn)
         self.exprs = _Exprs()
 
     def where(self, node) -> str:
-        return f"{self.filename}:{node.lineno}"
+        suffix = f" in {self.qualname}" if self.qualname else ""
+        return f"{self.filename}:{node.lineno}{suffix}"
 
     def run(self) -> None:
         self.fn.body = self.block(self.fn.body, None)
@@ -112,6 +141,10 @@ class Converter:
     def block(self, stmts, in_try):
         out = []
         for s in stmts:
+            construct = _escaping_effect(s)
+            if construct is not None:
+                out.append(_locate(ast.Expr(value=ast.Call(func=sp("python_only"), args=[
+                    ast.Constant(construct), ast.Constant(self.where(s))], keywords=[])), s))
             out.extend(self.stmt(s, in_try))
         return out
 
@@ -171,8 +204,11 @@ class Converter:
             names = self.state(s, exposed(s.body) | exposed(s.orelse))
             t = self.function(f"_sp_true{k}", names, self.block(s.body, in_try), names, s)
             f = self.function(f"_sp_false{k}", names, self.block(s.orelse, in_try), names, s)
+            # a branch that may raise leaves variables undefined: zeros stand in (the check
+            # raises before anything reads them)
+            raising = names if ERR in stores(s.body + s.orelse) else ()
             call = self.helper("if_stmt", [self.exprs.visit(s.test), _name(t.name),
-                                           _name(f.name)], names, s)
+                                           _name(f.name)], names, s, zero_ok=raising)
             return [t, f, self.assign(names, call, s)]
         if isinstance(s, ast.While):
             test_stmt = ast.Expr(value=s.test)

@@ -9,7 +9,8 @@ from sporeling.core import DTypeError, SporelingError
 from ..ir.graph import Const
 from ..ir.pytree import flatten, unflatten
 from ._control_trace import (Leaf, Traced, Undefined, closed_graph, is_array, is_weak,
-                             leaf_paths, trace, type_error, unwrap, unwrap_all, weak_const)
+                             leaf_paths, model_of, trace, type_error, unwrap, unwrap_all,
+                             weak_const)
 
 __all__ = ["merge_branches", "loop_carry", "predicate", "static_int", "concrete"]
 
@@ -156,7 +157,7 @@ def loop_carry(fn, parts: list, extra: list, names, zero_ok, op: str, where):
     parts, plan)``."""
     parts = list(parts)
     n = len(parts)
-    like = next((leaf for leaf in flatten(parts)[0] if is_array(leaf)), None)
+    like = model_of(parts)
     for _ in range(sum(len(flatten(p)[0]) for p in parts) + 2):
         body = trace(fn, parts + list(extra), f"{op}_body", n + len(extra), like)
         changed = False

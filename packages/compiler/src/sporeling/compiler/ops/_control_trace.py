@@ -28,7 +28,7 @@ from ..ir.pytree import flatten, unflatten
 from ..ir.trace import make_graph
 
 __all__ = ["Spec", "Undefined", "Traced", "trace", "is_array", "is_weak", "leaf_paths",
-           "register_wrapper", "wrap_like", "unwrap", "unwrap_all", "bind_operands", "closed_graph",
+           "register_wrapper", "wrap_like", "model_of", "unwrap", "unwrap_all", "bind_operands", "closed_graph",
            "type_error"]
 
 _WEAK = (bool, int, float)
@@ -80,6 +80,21 @@ def wrap_like(model, inner):
     if hit is None or type(inner) in _WRAPPERS:  # already wrapped (bound on wrappers)
         return inner
     return hit[0](inner)
+
+
+def model_of(*trees):
+    """The value whose type results should take: the first leaf of ``trees`` that is a
+    registered wrapper (a Tensor), else the first array, else None. A loop counter that
+    became an array then looks like the loop's tensors in the body *and* the condition."""
+    first = None
+    for tree in trees:
+        for leaf in flatten(tree)[0]:
+            if not is_array(leaf):
+                continue
+            if _WRAPPERS and type(getattr(leaf, "like", leaf)) in _WRAPPERS:
+                return getattr(leaf, "like", leaf)
+            first = leaf if first is None else first
+    return first
 
 
 def unwrap(value):
@@ -156,6 +171,7 @@ def trace(fn: Callable, args: list, name: str, n_elems: int | None = None,
             full[i] = wrap_like(model, x)
         out = fn(*unflatten(tree, full))
         parts = [out] if n_elems is None else list(out)
+        own = xs[0]._interpreter if xs else None
         arrays: list = []
         for part in parts:
             part_leaves, part_tree = flatten(part)
@@ -163,7 +179,7 @@ def trace(fn: Callable, args: list, name: str, n_elems: int | None = None,
             for leaf in part_leaves:
                 if is_array(leaf):
                     kinds.append(Leaf("array", None, len(arrays)))
-                    arrays.append(unwrap(leaf))
+                    arrays.append(_output(leaf, own))
                 elif is_weak(leaf):
                     kinds.append(Leaf("weak", leaf, len(arrays)))
                     arrays.append(np.asarray(leaf))
@@ -179,6 +195,19 @@ def trace(fn: Callable, args: list, name: str, n_elems: int | None = None,
                                        else leaves[i]) for i in dyn], name=name,
                        fresh_seeds=False)
     return Traced(graph, list(graph.meta["captured"]), elems)
+
+
+def _output(leaf, own):
+    """What a callable's result leaf becomes in its graph. A value of an enclosing scope
+    that a gradient tape records (a branch returning an outer Tensor as it is) stays
+    wrapped: the graph captures the Tensor, so the control-flow primitive is bound on it
+    and recorded -- unwrapped, its gradient would be lost."""
+    inner = unwrap(leaf)
+    interp = getattr(inner, "_interpreter", None)
+    if inner is leaf or interp is None or interp is own:
+        return inner
+    hit = _registration(leaf) if _WRAPPERS else None
+    return leaf if hit is not None and hit[2](leaf) else inner
 
 
 def leaf_paths(tree, label: str) -> list[str]:

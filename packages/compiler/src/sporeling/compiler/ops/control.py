@@ -38,8 +38,8 @@ from ..ir.evaluate import evaluate
 from ..ir.graph import Const
 from ..ir.trace import user_source
 from ._control_loops import loop_carry, merge_branches, predicate, static_int
-from ._control_trace import (Spec, bind_operands, flatten, is_array, trace, unflatten,
-                             wrap_like)
+from ._control_trace import (Spec, bind_operands, flatten, is_array, model_of, trace,
+                             unflatten, wrap_like)
 
 __all__ = ["cond", "while_loop", "scan", "fori_loop"]
 
@@ -155,14 +155,6 @@ def _rewrap(results, like):
     return [wrap_like(like, r) for r in results] if like is not None else list(results)
 
 
-def _first_array(*trees):
-    for tree in trees:
-        for leaf in flatten(tree)[0]:
-            if is_array(leaf):
-                return leaf
-    return None
-
-
 def cond(pred, true_fn: Callable, false_fn: Callable, *operands):
     """``true_fn(*operands)`` if ``pred`` else ``false_fn(*operands)``, as one primitive.
 
@@ -177,7 +169,7 @@ def cond_core(pred, true_fn, false_fn, operands: list, *, names=None, zero_ok=fr
     name (the AST pass's variables), and an undefined variable of ``zero_ok`` on one side
     becomes zeros (a return value guarded by a flag)."""
     where = where or user_source()
-    like = _first_array(pred, operands)
+    like = model_of(pred, operands)
     pred = predicate(pred, "cond", where)
     n = None if names is None else len(names)
     t = trace(true_fn, operands, "cond_true", n)
@@ -210,8 +202,10 @@ def while_core(cond_fn, body_fn, parts: list, *, names=None, zero_ok=frozenset()
     names = names or ["the carry"]
     body, parts, plan = loop_carry(lambda *p: body_fn(list(p)), parts, [], names, zero_ok,
                                    "while_loop", where)
+    # the condition sees the carry as the body does (a Python counter that became an
+    # array is wrapped like the loop's tensors, so `i < 5` works in both)
     c = trace(lambda *p: [predicate(cond_fn(list(p)), "while_loop", where)], parts,
-              "while_cond", 1)
+              "while_cond", 1, model_of(parts))
     kind, value, index = c.elems[0][1][0]
     if kind == "static":
         raise SporelingError("the loop condition is not a tensor or a Python bool",
@@ -222,7 +216,7 @@ def while_core(cond_fn, body_fn, parts: list, *, names=None, zero_ok=frozenset()
     carried = [leaf for leaf in flatten(list(parts))[0] if is_array(leaf)]
     out = while_p.bind(*bind_operands([*carried, *c.captured, *body.captured]),
                        cond_graph=cond_graph, body_graph=body.graph)
-    return _assemble(plan, _rewrap(out, _first_array(parts)))
+    return _assemble(plan, _rewrap(out, model_of(parts)))
 
 
 def _assemble(plan, results) -> list:
@@ -266,7 +260,7 @@ def scan_core(body_fn, parts: list, xs, *, length=None, reverse=False, names=Non
                       body_graph=body.graph,
                       n_carry=len(carried), n_xs=len(x_arrays), length=length,
                       reverse=bool(reverse))
-    like = _first_array(parts, xs)
+    like = model_of(parts, xs)
     out = _rewrap(out, like)
     carry = _assemble(plan, out[:len(carried)])
     y_tree, y_leaves = body.elems[-1]
@@ -317,4 +311,4 @@ def fori_loop(lower, upper, body_fn: Callable, init_val):
                       names=["the loop index", "the carry"])[1]
 
 
-from . import _control_grad  # noqa: E402,F401  (the backward rules)
+from . import _control_check, _control_grad  # noqa: E402,F401  (check; backward rules)

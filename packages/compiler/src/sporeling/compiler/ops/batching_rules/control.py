@@ -6,12 +6,14 @@
 * ``while_loop`` runs while any example's condition holds; finished examples keep their
   carry (a ``where`` in the body).
 * ``scan`` scans batched ``xs`` laid out ``(length, B, ...)``; its ys come out that way.
+* ``check`` with an error code per example raises if any example's code is set.
 """
 from __future__ import annotations
 
 from ...core import bind
 from ...core.batching import def_batching
 from ...ir import evaluate, make_graph
+from .._control_check import check_p
 from ..control import cond_p, scan_p, while_p
 from ._util import aligned, at_front, batch_size, move_axis, to_front
 
@@ -102,3 +104,10 @@ def _scan_rule(args, dims, *, body_graph, n_carry, n_xs, length, reverse):
     outs = bind(scan_p, *carry, *xs, *consts, body_graph=body, n_carry=n_carry, n_xs=n_xs,
                 length=length, reverse=reverse)
     return outs, (0,) * n_carry + (1,) * (len(outs) - n_carry)
+
+
+@def_batching(check_p)
+def _check_rule(args, dims, *, errors):
+    from ..reduction import max as reduce_max
+    code = args[0] if dims[0] is None else reduce_max(args[0], axis=dims[0])
+    return bind(check_p, code, *args[1:], errors=errors), tuple(dims[1:])

@@ -7,40 +7,135 @@ save a checkpoint.
 
 In Graph mode the loss and its gradients (forward and backward) are one compiled graph,
 compiled once; the optimizer's update stays eager NumPy; evaluation compiles the network.
+
+Nothing is lost: the options and the output folder are checked before any work
+(:mod:`.train_args`); a run whose loss or weights become non-finite saves nothing and exits
+1; Ctrl-C stops with one line saying where, saves nothing and exits 130. In both cases a
+previous checkpoint stays as it was.
 """
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
 import time
 from pathlib import Path
 
-MODELS = {"lenet": "lenet5_digits", "mlp": "mlp_digits"}
+import numpy as np
+
+from .train_args import MODELS, checkpoint_path, checkpoint_path_problem, configure
+
+__all__ = ["MODELS", "configure", "run"]
+
+INTERRUPTED = 130  # the shell's status for a command ended by SIGINT (128 + 2)
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", choices=sorted(MODELS), default="lenet",
-                        help="network to train (default: lenet)")
-    parser.add_argument("--epochs", type=int, default=40, help="passes over the data")
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=2e-3,
-                        help="Adam's peak learning rate (cosine decay to 2%% of it)")
-    parser.add_argument("--mode", choices=["pynative", "graph"], default="pynative",
-                        help="execution mode: op by op (pynative) or compiled (graph)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--output", type=Path, default=Path("checkpoints"),
-                        help="folder for the checkpoint")
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+class _CtrlC:
+    """Ctrl-C latched and acted on between steps. Python's own KeyboardInterrupt lands at
+    any bytecode -- inside a tensor's finalizer it is printed and ignored, and training
+    goes on -- so the first Ctrl-C only sets a flag that :meth:`check` turns into a
+    KeyboardInterrupt at a safe point; a second one interrupts at once."""
+
+    def __init__(self):
+        self.count, self._previous = 0, None
+
+    def __enter__(self):
+        self._previous = None
+        try:
+            if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # e.g. under nohup
+                self._previous = signal.signal(signal.SIGINT, self._handle)
+        except ValueError:  # not the main thread: Python's default handling stays
+            pass
+        return self
+
+    def __exit__(self, *exc):
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+    def _handle(self, signum, frame):
+        self.count += 1
+        if self.count > 1:
+            raise KeyboardInterrupt
+
+    def check(self) -> None:
+        if self.count:
+            raise KeyboardInterrupt
+
+
+class _Where:
+    """How far the run got, for the Ctrl-C message."""
+
+    def __init__(self, epochs: int):
+        self.stage, self.epoch, self.epochs, self.step, self.steps = "starting", 0, epochs, 0, 0
+        self.saved = False
+
+    def __str__(self) -> str:
+        if self.stage == "training" and self.epoch:
+            steps = f" of {self.steps}" if self.steps else ""
+            return f"in epoch {self.epoch}/{self.epochs} (step {self.step}{steps})"
+        if self.stage == "evaluating":
+            return f"while evaluating, after {self.epochs} epochs"
+        return f"while {self.stage}"
+
+
+def _tracker(sx, where: _Where, ctrl_c: _CtrlC):
+    """A callback that records the position, acts on Ctrl-C between steps and stops at the
+    first non-finite loss."""
+    class Tracker(sx.train.Callback):
+        diverged_at = None
+
+        def on_train_epoch_begin(self, run_context):
+            cb = run_context.original_args()
+            where.epoch, where.step, where.steps = cb.cur_epoch_num, 0, cb.get("batch_num") or 0
+
+        def on_train_step_end(self, run_context):
+            cb = run_context.original_args()
+            where.step = cb.cur_step_in_epoch
+            outputs = cb.net_outputs[0] if isinstance(cb.net_outputs, tuple) else cb.net_outputs
+            loss = float(np.mean(outputs.asnumpy()))
+            if not np.isfinite(loss):
+                self.diverged_at = (f"the loss became non-finite ({loss}) in epoch "
+                                    f"{where.epoch}, step {where.step}")
+                run_context.request_stop()  # every later step would be wasted
+            ctrl_c.check()
+
+        def on_eval_step_end(self, run_context):
+            ctrl_c.check()
+
+    return Tracker()
 
 
 def run(args: argparse.Namespace) -> int:
-    import sporeling.expression as sx
+    path = checkpoint_path(args)
+    problem = checkpoint_path_problem(path)
+    if problem:
+        print(f"sporeling train: error: argument --output: {problem}", file=sys.stderr)
+        return 2
+    where = _Where(args.epochs)
+    bars = []
+    try:
+        with _CtrlC() as ctrl_c:
+            import sporeling.expression as sx
 
-    mode = sx.GRAPH_MODE if args.mode == "graph" else sx.PYNATIVE_MODE
-    with sx.context(mode=mode):
-        return _train(args, sx)
+            mode = sx.GRAPH_MODE if args.mode == "graph" else sx.PYNATIVE_MODE
+            with sx.context(mode=mode):
+                return _train(args, sx, path, where, bars, ctrl_c)
+    except KeyboardInterrupt:
+        for bar in bars:
+            bar.close()
+        kept = f"{path} left as it was" if path.exists() else "no checkpoint written"
+        saved = f"checkpoint saved: {path}" if where.saved else f"nothing saved ({kept})"
+        print(f"sporeling train: interrupted {where}; {saved}", file=sys.stderr)
+        return INTERRUPTED
 
 
-def _train(args: argparse.Namespace, sx) -> int:
+def _non_finite(net) -> list[str]:
+    return [p.name for _, p in net.parameters_and_names()
+            if not np.isfinite(p.asnumpy()).all()]
+
+
+def _train(args: argparse.Namespace, sx, path: Path, where: _Where, bars: list,
+           ctrl_c: _CtrlC) -> int:
     from sporeling.core import set_seed
 
     import sporeling.data as sd
@@ -48,6 +143,7 @@ def _train(args: argparse.Namespace, sx) -> int:
     from .datasets import load_digits_split
     from .registry import create_model
 
+    where.stage = "loading the data"
     set_seed(args.seed)
     split = load_digits_split(seed=args.seed)
     net = create_model(MODELS[args.model])
@@ -57,18 +153,40 @@ def _train(args: argparse.Namespace, sx) -> int:
                                      steps_per_epoch, args.epochs)
     optimizer = sx.nn.Adam(net.trainable_params(), learning_rate=schedule)
     model = sx.Model(net, loss_fn=loss_fn, optimizer=optimizer, metrics={"acc"})
-    callbacks = [] if args.no_progress else [sx.train.ProgressBar()]
+    tracker = _tracker(sx, where, ctrl_c)
+    bars += [] if args.no_progress else [sx.train.ProgressBar()]
     # the input pipeline: shuffled anew every epoch (seeded by set_seed), batched
     train_data = sd.NumpySlicesDataset((split.train_x, split.train_y), ["image", "label"]) \
         .shuffle(len(split.train_y)).batch(args.batch_size)
+    ctrl_c.check()
+    where.stage = "training"
     start = time.perf_counter()
-    model.train(args.epochs, train_data, callbacks=callbacks)
+    # NumPy's overflow warnings would bury the one clear message a diverged run ends with
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        model.train(args.epochs, train_data, callbacks=[tracker] + bars)
     seconds = time.perf_counter() - start
+    bad = _non_finite(net)
+    if tracker.diverged_at or bad:
+        from sporeling.expression.train.batches import TrainError
+        kept = f"{path} left as it was" if path.exists() else "no checkpoint written"
+        what = "; ".join(filter(None, [
+            tracker.diverged_at,
+            bad and f"{len(bad)} parameters hold non-finite values ({', '.join(bad[:4])}"
+                    f"{', ...' if len(bad) > 4 else ''})"]))
+        raise TrainError(f"training diverged with --lr {args.lr:g}: {what}; nothing saved "
+                         f"({kept})", hint="lower --lr (or check the data); a checkpoint of "
+                                           "non-finite weights is never written")
+    ctrl_c.check()
+    where.stage = "evaluating"
     result = model.eval(sd.NumpySlicesDataset((split.test_x, split.test_y),
-                                              ["image", "label"]).batch(256))
-    args.output.mkdir(parents=True, exist_ok=True)
-    path = args.output / f"{MODELS[args.model]}.safetensors"
+                                              ["image", "label"]).batch(256), [tracker])
+    ctrl_c.check()
+    where.stage = "saving the checkpoint"  # not interruptible: whole or not at all
+    path.parent.mkdir(parents=True, exist_ok=True)
     sx.save_checkpoint(net, str(path))
+    where.saved = True
+    ctrl_c.check()
+    where.stage = "reporting"
     print(f"model {args.model}: {args.epochs} epochs in {seconds:.1f} s "
           f"({len(split.train_y)} training images, {args.mode} mode)")
     print(f"test accuracy: {100 * result['acc']:.2f}% on {len(split.test_y)} images")

@@ -2,8 +2,9 @@
 
 Serialized to bytes with the ``safetensors`` library and written through one file handle
 of ours (:func:`atomic_write`: one temporary per save, none from the library); read with
-its validating ``deserialize`` and decoded here, so that dtypes its NumPy layer lacks (bfloat16, float8) round-trip through
-``ml_dtypes``. String metadata rides in the header's ``__metadata__``.
+its validating ``deserialize`` and decoded here, so that dtypes its NumPy layer lacks
+(bfloat16, float8) round-trip through ``ml_dtypes``. String metadata rides in the header's
+``__metadata__``.
 """
 from __future__ import annotations
 

@@ -1,0 +1,98 @@
+"""The options of ``sporeling train``, checked while they are parsed -- before any data is
+loaded or any step is run -- so a typo costs nothing and says which option was wrong."""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from pathlib import Path
+
+__all__ = ["MODELS", "configure", "checkpoint_path", "checkpoint_path_problem"]
+
+MODELS = {"lenet": "lenet5_digits", "mlp": "mlp_digits"}
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return value
+
+
+def _learning_rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text!r}")
+    return value
+
+
+def _output_folder(text: str) -> Path:
+    """The folder, or the nearest part of it that exists, must be a folder we may write."""
+    path = Path(text)
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise argparse.ArgumentTypeError(
+            f"{str(existing)!r} is a file, not a folder; expected a folder for the checkpoint "
+            f"(got {text!r})")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(
+            f"cannot write in {str(existing)!r} (permission denied); expected a folder the "
+            f"checkpoint can be written to (got {text!r})")
+    return path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``sporeling train`` to its parser."""
+    parser.add_argument("--model", choices=sorted(MODELS), default="lenet",
+                        help="network to train (default: %(default)s)")
+    parser.add_argument("--epochs", type=_positive_int, default=40,
+                        help="passes over the training data (default: %(default)s)")
+    parser.add_argument("--batch-size", type=_positive_int, default=32,
+                        help="images per training step (default: %(default)s)")
+    parser.add_argument("--lr", type=_learning_rate, default=2e-3,
+                        help="Adam's peak learning rate, cosine decay to 2%% of it "
+                             "(default: %(default)s)")
+    parser.add_argument("--mode", choices=["pynative", "graph"], default="pynative",
+                        help="execution mode: op by op (pynative) or compiled (graph) "
+                             "(default: %(default)s)")
+    parser.add_argument("--seed", type=_non_negative_int, default=0,
+                        help="seed of the data split, the initial weights and the shuffling "
+                             "(default: %(default)s)")
+    parser.add_argument("--output", type=_output_folder, default="checkpoints",
+                        help="folder for the checkpoint <model>.safetensors; a previous one "
+                             "is replaced only by a finished, finite run "
+                             "(default: %(default)s)")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="hide the progress bar (on stderr; plain lines, one per "
+                             "epoch, when stderr is not a terminal)")
+
+
+def checkpoint_path(args: argparse.Namespace) -> Path:
+    """Where this run's checkpoint goes."""
+    return Path(args.output) / f"{MODELS[args.model]}.safetensors"
+
+
+def checkpoint_path_problem(path: Path) -> str | None:
+    """Why the checkpoint cannot be written at ``path`` (None when it can)."""
+    if path.is_dir():
+        return f"{str(path)!r} is a folder; expected the checkpoint file's place to be free " \
+               "or a file (remove the folder or choose another --output)"
+    return None

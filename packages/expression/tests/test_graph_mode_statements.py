@@ -249,9 +249,20 @@ def iterate_scalar(x):
     return total
 
 
+class Calls(nn.Cell):
+    """A Cell around a function: its errors in PyNative come through Cell.__call__."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def construct(self, x):
+        return self.fn(x)
+
+
 def test_iterating_a_0d_tensor_names_the_for_line_in_both_modes():
     x = sx.Tensor(np.ones((2, 3), np.float32))
-    for run in (iterate_scalar, sx.jit(iterate_scalar)):
+    for run in (Calls(iterate_scalar), sx.jit(iterate_scalar)):
         with pytest.raises(SporelingError) as info:
             run(x)
         assert _where(iterate_scalar, "for v in s") in str(info.value), str(info.value)
@@ -271,7 +282,7 @@ def iterate_generator(x):
 
 def test_iterating_a_generator_names_the_generators_line_in_both_modes():
     x = sx.Tensor(np.ones((2, 3), np.float32))
-    for run in (iterate_generator, sx.jit(iterate_generator)):
+    for run in (Calls(iterate_generator), sx.jit(iterate_generator)):
         with pytest.raises(ValueError) as info:
             run(x)
         assert _where(gen_rows, "yield") in str(info.value), str(info.value)

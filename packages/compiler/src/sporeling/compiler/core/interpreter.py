@@ -14,6 +14,7 @@ import numpy as np
 from sporeling.core import SporelingError, context_version, get_context
 from sporeling.runtime import get_backend
 
+from .location import locate
 from .primitive import Primitive
 
 __all__ = ["Interpreter", "EagerInterpreter", "eager", "next_level"]
@@ -39,7 +40,8 @@ class EagerInterpreter(Interpreter):
     """Runs each primitive at once with the current backend's kernel.
 
     Shape and dtype rules are checked only when a kernel fails (NumPy checks as it computes),
-    so the error is ours -- naming the primitive and the shapes -- at no cost on the fast path.
+    so the error is ours -- naming the primitive, the shapes and the user's line (see
+    :mod:`.location`) -- at no cost on the fast path.
     """
     level = 0
 
@@ -73,10 +75,11 @@ class EagerInterpreter(Interpreter):
             fn = self.kernel(prim.name)
         try:
             return fn(self._backend, *args, **params)
-        except SporelingError:
+        except SporelingError as exc:
+            locate(exc)  # the user's file:line and function, looked up only on failure
             raise
         except Exception as exc:
-            raise _explain(prim, args, params, exc) from exc
+            raise locate(_explain(prim, args, params, exc)) from exc
 
 
 def _explain(prim: Primitive, args: tuple, params: dict, exc: Exception) -> Exception:

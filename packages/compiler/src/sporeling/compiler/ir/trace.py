@@ -32,7 +32,10 @@ from typing import Callable
 
 import numpy as np
 
+from sporeling.core import SporelingError
+
 from ..core import Aval, Interpreter, next_level
+from ..core.location import locate, user_frame, user_location
 from ..core.primitive import Primitive
 from .graph import Const, Equation, Graph, Var
 from .pytree import flatten
@@ -56,14 +59,14 @@ class Tracer:
     def __array__(self, *args, **kwargs):
         from sporeling.core import SporelingError
         raise SporelingError("a traced value has no data while the graph is being built",
-                             op="Graph mode", where=user_source(),
+                             op="Graph mode", where=user_location(),
                              hint="use ops instead of NumPy on tensors inside construct/jit, "
                                   "or run this part in PyNative mode")
 
     def __bool__(self):
         from sporeling.core import SporelingError
         raise SporelingError("the truth value of a traced tensor is unknown while tracing",
-                             op="Graph mode", where=user_source(),
+                             op="Graph mode", where=user_location(),
                              hint="tensor-valued `if`/`while` are rewritten by the AST pass; "
                                   "outside it use ops.where or cond")
 
@@ -72,13 +75,10 @@ class Tracer:
 
 
 def user_source() -> str | None:
-    """``file:line`` of the innermost frame outside Sporeling's own modules."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        if not frame.f_globals.get("__name__", "").startswith("sporeling."):
-            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
-        frame = frame.f_back
-    return None
+    """``file:line`` of the innermost frame outside Sporeling's own modules (what the IR
+    records per equation; errors add the function: :func:`~..core.location.locate`)."""
+    frame = user_frame(sys._getframe(1))
+    return None if frame is None else f"{frame.f_code.co_filename}:{frame.f_lineno}"
 
 
 class TraceInterpreter(Interpreter):
@@ -110,7 +110,11 @@ class TraceInterpreter(Interpreter):
 
     def apply(self, prim: Primitive, args: tuple, params: dict):
         invars = [self.operand(a) for a in args]
-        out = prim.abstract(*(v.aval for v in invars), **params)
+        try:
+            out = prim.abstract(*(v.aval for v in invars), **params)
+        except SporelingError as exc:  # the rule says what is wrong; the user's line: where
+            locate(exc)
+            raise
         outs = out if prim.multiple_results else (out,)
         outvars = [Var(Aval(tuple(a.shape), np.dtype(a.dtype))) for a in outs]
         source = user_source() if self.record_source else None

@@ -16,6 +16,7 @@ import weakref
 
 import numpy as np
 
+from sporeling.compiler.core import locate
 from sporeling.compiler.ir import flatten, unflatten
 from sporeling.compiler.pipeline import compile_graph
 from sporeling.core import context_version, get_context
@@ -143,6 +144,7 @@ class CompiledFunction:
             traced, cells = trace(fn, args, kwargs, self.name)
             executable = compile_graph(traced.graph)
         except Exception as exc:
+            locate(exc, traceback=True)  # the user's line the trace failed at, if none yet
             exc.add_note(f"(while compiling {self.name} for Graph mode; the same code runs "
                          "eagerly with set_context(mode=PYNATIVE_MODE))")
             raise

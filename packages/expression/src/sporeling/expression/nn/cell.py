@@ -243,7 +243,12 @@ class Cell:
         if self._has_bprop:
             from ._calling import call_bprop
             return call_bprop(self, args, kwargs)
-        return self.construct(*args, **kwargs)
+        try:
+            return self.construct(*args, **kwargs)
+        except Exception as exc:  # no cost unless raised: a SporelingError names the user's line
+            from sporeling.compiler.core import locate
+            locate(exc, traceback=True)
+            raise
 
     def _pynative_call(self, args: tuple, kwargs: dict):
         """The call without Graph mode: what a graph inlines, and the eager fallback."""

@@ -1,1 +1,59 @@
-"""sporeling.ms: MindSpore 2.x's API over Sporeling (``import sporeling.ms as ms``)."""
+"""sporeling.ms: MindSpore 2.x's API over Sporeling (``import sporeling.ms as ms``).
+
+The layout is MindSpore's: ``ms.Tensor``, ``ms.Parameter``, ``ms.set_context``,
+``ms.jit``, ``ms.grad``/``ms.value_and_grad``, checkpoints, dtype objects (``ms.float32``
+prints ``Float32``; ``ms.dtype`` is also importable as ``mstype``), and the subpackages
+``ms.nn``, ``ms.ops``, ``ms.amp``, ``ms.dataset``, ``ms.train``, ``ms.communication``.
+Everything calls ``sporeling.expression`` (and ``sporeling.data``/``sporeling.amp``); the
+facade adapts names and signatures only.
+"""
+from importlib.metadata import PackageNotFoundError, version as _version
+
+from sporeling.core import get_seed, set_seed
+from sporeling.expression import (Parameter, ParameterTuple, Tensor, grad, jit,
+                                  load_checkpoint, load_param_into_net, no_grad,
+                                  save_checkpoint, value_and_grad)
+
+from . import common
+from .common import dtype
+from .common.dtype import (bfloat16, bool_, double, dtype_to_nptype, dtype_to_pytype,
+                           float16, float32, float64, float_, half, int8, int16, int32, int64,
+                           int_, pytype_to_dtype, single, uint8)
+from . import context
+from .context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_auto_parallel_context,
+                      get_context, reset_auto_parallel_context, set_auto_parallel_context,
+                      set_context)
+from . import ops, nn, amp, dataset, train, communication  # noqa: E402
+from .train import (CheckpointConfig, LossMonitor, Model, ModelCheckpoint,  # noqa: E402
+                    TimeMonitor)
+
+mstype = dtype
+
+try:
+    __version__ = _version("sporeling-ms")
+except PackageNotFoundError:  # running from a source tree
+    __version__ = "0+unknown"
+
+
+def jit_class(cls):
+    """MindSpore's ``@jit_class``: marks a class usable inside compiled code. Sporeling's
+    tracer runs any Python object's methods at compile time, so the class is returned as is."""
+    return cls
+
+
+def is_tensor(obj) -> bool:
+    """True for a ``Tensor`` (Parameters included)."""
+    return isinstance(obj, Tensor)
+
+
+__all__ = [
+    "Tensor", "Parameter", "ParameterTuple", "jit", "jit_class", "grad", "value_and_grad",
+    "no_grad", "save_checkpoint", "load_checkpoint", "load_param_into_net", "set_seed",
+    "get_seed", "set_context", "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "ParallelMode",
+    "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context",
+    "context", "dtype", "mstype", "common", "is_tensor", "dtype_to_nptype", "dtype_to_pytype",
+    "pytype_to_dtype", "bool_", "int8", "int16", "int32", "int64", "uint8", "float16",
+    "float32", "float64", "bfloat16", "half", "single", "double", "float_", "int_",
+    "ops", "nn", "amp", "dataset", "train", "communication", "Model", "LossMonitor",
+    "ModelCheckpoint", "CheckpointConfig", "TimeMonitor", "__version__",
+]

@@ -1,1 +1,42 @@
-"""``ms.nn``: MindSpore 2.x cells over ``sx.nn``."""
+"""``ms.nn``: MindSpore 2.x cells over ``sporeling.expression.nn``.
+
+Cells whose sporeling.expression form already has MindSpore's signature are re-exported;
+the rest are built here from sx ops (so they run in PyNative and Graph mode and keep
+gradients). The optimizers are NumPy updates with MindSpore's documented numerics.
+"""
+from .activation import *      # noqa: F401,F403
+from .activation import __all__ as _activation
+from .basic import *           # noqa: F401,F403
+from .basic import __all__ as _basic
+from .conv import *            # noqa: F401,F403
+from .conv import __all__ as _conv
+from .embedding import *       # noqa: F401,F403
+from .embedding import __all__ as _embedding
+from .image import *           # noqa: F401,F403
+from .image import __all__ as _image
+from .loss import *            # noqa: F401,F403
+from .loss import __all__ as _loss
+from .loss_margin import *     # noqa: F401,F403
+from .loss_margin import __all__ as _loss_margin
+from .lr import *              # noqa: F401,F403
+from .lr import __all__ as _lr
+from .normalization import *   # noqa: F401,F403
+from .normalization import __all__ as _normalization
+from .optim_adam import *      # noqa: F401,F403
+from .optim_adam import __all__ as _optim_adam
+from .optim_misc import *      # noqa: F401,F403
+from .optim_misc import __all__ as _optim_misc
+from .padding import *         # noqa: F401,F403
+from .padding import __all__ as _padding
+from .pooling import *         # noqa: F401,F403
+from .pooling import __all__ as _pooling
+from .rnn import *             # noqa: F401,F403
+from .rnn import __all__ as _rnn
+from .transformer import *     # noqa: F401,F403
+from .transformer import __all__ as _transformer
+from .wrappers import *        # noqa: F401,F403
+from .wrappers import __all__ as _wrappers
+
+__all__ = sorted({*_activation, *_basic, *_conv, *_embedding, *_image, *_loss, *_loss_margin,
+                  *_lr, *_normalization, *_optim_adam, *_optim_misc, *_padding, *_pooling,
+                  *_rnn, *_transformer, *_wrappers})

@@ -58,7 +58,10 @@ _SCALAR_KINDS = {bool: 0, int: 1, float: 2}
 
 
 def dtype(value: Any) -> np.dtype:
-    """Normalise a dtype given as a name, a NumPy type or dtype; unknown ones are an error."""
+    """Normalise a dtype given as a name, a NumPy type or dtype; unknown ones are an error.
+
+    Objects carrying ``np_dtype`` (``sporeling.ms``'s ``ms.float32``) stand for that dtype."""
+    value = getattr(value, "np_dtype", value)
     if isinstance(value, str):
         if value in _BY_NAME:
             return _BY_NAME[value]

@@ -1,0 +1,90 @@
+"""``ms.set_context`` / ``ms.get_context`` and the mode constants, as MindSpore 2.x has them.
+
+Keys Sporeling knows (``mode``, ``device_target``, ``device_id``, ``max_call_depth``,
+``save_graphs``, ``max_device_memory``, ``mempool_block_size``, ...) go to
+``sporeling.core.set_context`` and are validated there. A few MindSpore keys that tune
+backends Sporeling does not have (``pynative_synchronize``, ``enable_graph_kernel``,
+``jit_syntax_level``, ``save_graphs_path``, ...) are accepted and remembered so scripts run
+unchanged; they change nothing. Any other key is a ``ContextError`` naming the known ones.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sporeling.core import GRAPH_MODE, PYNATIVE_MODE
+from sporeling.core import get_context as _core_get
+from sporeling.core import set_context as _core_set
+from sporeling.core.errors import ContextError
+
+__all__ = ["set_context", "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "ParallelMode",
+           "set_auto_parallel_context", "get_auto_parallel_context",
+           "reset_auto_parallel_context"]
+
+# MindSpore keys without an effect here (accepted for portability; see the module doc)
+_NO_EFFECT = {
+    "pynative_synchronize": False, "enable_graph_kernel": False, "graph_kernel_flags": "",
+    "jit_syntax_level": None, "save_graphs_path": ".", "runtime_num_threads": 30,
+    "inter_op_parallel_num": 0, "deterministic": "OFF", "memory_optimize_level": "O0",
+    "enable_reduce_precision": True, "check_bprop": False, "jit_config": None,
+    "op_timeout": 1900, "print_file_path": None, "env_config_path": None,
+    "enable_compile_cache": False, "compile_cache_path": ".", "precompile_only": False,
+    "ascend_config": None, "gpu_config": None, "aoe_tune_mode": None, "aoe_config": None,
+}
+_no_effect_values: dict[str, Any] = {}
+
+
+def set_context(**kwargs: Any) -> None:
+    """MindSpore's ``set_context``: ``ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")``."""
+    known = set(_core_get())
+    core_keys = {k: v for k, v in kwargs.items() if k in known}
+    unknown = sorted(k for k in kwargs if k not in known and k not in _NO_EFFECT)
+    if unknown:
+        raise ContextError("unknown context key", op="ms.set_context",
+                           expected=f"one of {sorted(known | set(_NO_EFFECT))}",
+                           got=", ".join(unknown))
+    if core_keys:
+        _core_set(**core_keys)
+    _no_effect_values.update({k: v for k, v in kwargs.items() if k in _NO_EFFECT})
+
+
+def get_context(attr_key: str) -> Any:
+    """MindSpore's ``get_context(attr_key)``."""
+    if attr_key in _NO_EFFECT:
+        return _no_effect_values.get(attr_key, _NO_EFFECT[attr_key])
+    return _core_get(attr_key)
+
+
+class ParallelMode:
+    """MindSpore's parallel mode names (``ms.ParallelMode.DATA_PARALLEL``)."""
+    STAND_ALONE = "stand_alone"
+    DATA_PARALLEL = "data_parallel"
+    HYBRID_PARALLEL = "hybrid_parallel"
+    SEMI_AUTO_PARALLEL = "semi_auto_parallel"
+    AUTO_PARALLEL = "auto_parallel"
+
+
+_AUTO_PARALLEL_DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
+                           "device_num": 1, "global_rank": 0, "gradient_fp32_sync": True}
+_auto_parallel: dict[str, Any] = dict(_AUTO_PARALLEL_DEFAULTS)
+
+
+def set_auto_parallel_context(**kwargs: Any) -> None:
+    """Recorded for ``ms.train.Model`` and ``nn`` wrappers; one process runs the whole model."""
+    mode = kwargs.get("parallel_mode", _auto_parallel["parallel_mode"])
+    modes = {v for k, v in vars(ParallelMode).items() if k.isupper()}
+    if mode not in modes:
+        raise ContextError("unknown parallel_mode", op="ms.set_auto_parallel_context",
+                           expected=f"one of {sorted(modes)}", got=repr(mode))
+    _auto_parallel.update(kwargs)
+
+
+def get_auto_parallel_context(attr_key: str) -> Any:
+    if attr_key not in _auto_parallel:
+        raise ContextError("unknown auto-parallel key", op="ms.get_auto_parallel_context",
+                           expected=f"one of {sorted(_auto_parallel)}", got=repr(attr_key))
+    return _auto_parallel[attr_key]
+
+
+def reset_auto_parallel_context() -> None:
+    _auto_parallel.clear()
+    _auto_parallel.update(_AUTO_PARALLEL_DEFAULTS)

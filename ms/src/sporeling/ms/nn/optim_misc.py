@@ -1,0 +1,205 @@
+"""Other optimizers of ``ms.nn`` with MindSpore's documented update rules (NumPy updates on
+the sporeling ``Optimizer`` base). ``SGD``, ``Momentum`` and ``Adagrad`` are
+sporeling.expression's (MindSpore's numerics already; Adagrad adds a 1e-10 floor)."""
+from __future__ import annotations
+
+import numpy as np
+
+from sporeling.expression.optim import SGD, Adagrad, Momentum, Optimizer
+
+__all__ = ["Optimizer", "SGD", "Momentum", "Adagrad", "Adadelta", "ASGD", "FTRL",
+           "ProximalAdagrad", "RMSProp", "Rprop", "LARS"]
+
+
+class Adadelta(Optimizer):
+    """``acc = rho acc + (1 - rho) g^2``; ``u = sqrt(acc_u + eps) / sqrt(acc + eps) * g``;
+    ``acc_u = rho acc_u + (1 - rho) u^2``; ``w -= lr * u``."""
+
+    def __init__(self, params, learning_rate=1.0, rho=0.9, epsilon=1e-6, loss_scale=1.0,
+                 weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Adadelta: rho must be in [0, 1], got {rho}")
+        self.rho, self.epsilon = float(rho), float(epsilon)
+
+    def _init_state(self, w):
+        return {"acc": np.zeros_like(w), "acc_u": np.zeros_like(w)}
+
+    def _update(self, w, g, state, lr, weight_decay):
+        rho, eps = self.rho, self.epsilon
+        state["acc"] = rho * state["acc"] + (1 - rho) * g * g
+        u = np.sqrt(state["acc_u"] + eps) / np.sqrt(state["acc"] + eps) * g
+        state["acc_u"] = rho * state["acc_u"] + (1 - rho) * u * u
+        return w - lr * u
+
+
+class ASGD(Optimizer):
+    """Averaged SGD: ``w = w (1 - lambd eta) - eta g``; the average ``ax`` follows ``w`` with
+    rate ``mu``; then ``eta = lr / (1 + lambd lr t)^alpha``, ``mu = 1 / max(1, t - t0)``."""
+
+    def __init__(self, params, learning_rate=0.1, lambd=1e-4, alpha=0.75, t0=1e6,
+                 weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay)
+        self.lambd, self.alpha, self.t0 = float(lambd), float(alpha), float(t0)
+
+    def _init_state(self, w):
+        return {"step": 0, "eta": None, "mu": 1.0, "ax": np.zeros_like(w)}
+
+    def _update(self, w, g, state, lr, weight_decay):
+        eta = lr if state["eta"] is None else state["eta"]
+        state["step"] += 1
+        w = w * (1.0 - self.lambd * eta) - eta * g
+        if state["mu"] != 1:
+            state["ax"] = state["ax"] + (w - state["ax"]) * state["mu"]
+        else:
+            state["ax"] = np.array(w, copy=True)
+        t = state["step"]
+        state["eta"] = lr / (1.0 + self.lambd * lr * t) ** self.alpha
+        state["mu"] = 1.0 / max(1.0, t - self.t0)
+        return w
+
+
+class FTRL(Optimizer):
+    """Follow-the-regularized-leader: ``m' = m + g^2``; ``z += g - (m'^-p - m^-p) / lr * w``;
+    ``w = (sign(z) l1 - z) / (m'^-p / lr + 2 l2)`` where ``|z| > l1``, else 0 (``p`` is
+    ``lr_power``, -0.5 by default)."""
+
+    def __init__(self, params, initial_accum=0.1, learning_rate=0.001, lr_power=-0.5, l1=0.0,
+                 l2=0.0, use_locking=False, loss_scale=1.0, weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if lr_power > 0 or l1 < 0 or l2 < 0 or initial_accum < 0:
+            raise ValueError("FTRL: expected lr_power <= 0, l1 >= 0, l2 >= 0, initial_accum "
+                             f">= 0; got {lr_power}, {l1}, {l2}, {initial_accum}")
+        self.initial_accum, self.lr_power = float(initial_accum), float(lr_power)
+        self.l1, self.l2 = float(l1), float(l2)
+
+    def _init_state(self, w):
+        return {"m": np.full_like(w, self.initial_accum), "z": np.zeros_like(w)}
+
+    def _update(self, w, g, state, lr, weight_decay):
+        p = -self.lr_power
+        m_new = state["m"] + g * g
+        sigma = (m_new ** p - state["m"] ** p) / lr
+        state["z"] = state["z"] + g - sigma * w
+        state["m"] = m_new
+        z = state["z"]
+        new_w = (np.sign(z) * self.l1 - z) / (m_new ** p / lr + 2.0 * self.l2)
+        return np.where(np.abs(z) > self.l1, new_w, 0.0).astype(w.dtype)
+
+
+class ProximalAdagrad(Optimizer):
+    """``acc += g^2``; ``v = w - lr g / sqrt(acc)``; ``w = sign(v) / (1 + lr l2) *
+    max(|v| - lr l1, 0)``."""
+
+    def __init__(self, params, accum=0.1, learning_rate=0.001, l1=0.0, l2=0.0,
+                 use_locking=False, loss_scale=1.0, weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.accum, self.l1, self.l2 = float(accum), float(l1), float(l2)
+
+    def _init_state(self, w):
+        return {"acc": np.full_like(w, self.accum)}
+
+    def _update(self, w, g, state, lr, weight_decay):
+        state["acc"] = state["acc"] + g * g
+        v = w - lr * g / np.sqrt(state["acc"])
+        return (np.sign(v) / (1.0 + lr * self.l2) *
+                np.maximum(np.abs(v) - lr * self.l1, 0.0)).astype(w.dtype)
+
+
+class RMSProp(Optimizer):
+    """MindSpore's RMSProp: ``s = decay s + (1 - decay) g^2``; ``m = momentum m + lr g /
+    sqrt(s + eps)`` (centered: ``sqrt(s - g_avg^2 + eps)``); ``w -= m``. Note ``eps`` is
+    inside the square root and ``lr`` inside the momentum (PyTorch: outside both)."""
+
+    def __init__(self, params, learning_rate=0.1, decay=0.9, momentum=0.0, epsilon=1e-10,
+                 use_locking=False, centered=False, loss_scale=1.0, weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if momentum < 0 or decay < 0 or epsilon <= 0:
+            raise ValueError("RMSProp: expected momentum >= 0, decay >= 0, epsilon > 0; got "
+                             f"{momentum}, {decay}, {epsilon}")
+        self.decay, self.momentum, self.epsilon = float(decay), float(momentum), float(epsilon)
+        self.centered = bool(centered)
+
+    def _init_state(self, w):
+        return {"s": np.zeros_like(w), "m": np.zeros_like(w), "g_avg": np.zeros_like(w)}
+
+    def _update(self, w, g, state, lr, weight_decay):
+        d = self.decay
+        state["s"] = d * state["s"] + (1 - d) * g * g
+        denom = state["s"]
+        if self.centered:
+            state["g_avg"] = d * state["g_avg"] + (1 - d) * g
+            denom = denom - state["g_avg"] ** 2
+        state["m"] = self.momentum * state["m"] + lr * g / np.sqrt(denom + self.epsilon)
+        return w - state["m"]
+
+
+class Rprop(Optimizer):
+    """Resilient backprop: per-element step sizes grow by ``etas[1]`` while the gradient keeps
+    its sign and shrink by ``etas[0]`` when it flips (that step then skips), clipped to
+    ``step_sizes``; ``w -= sign(g) * step``. The first step size is ``learning_rate``."""
+
+    def __init__(self, params, learning_rate=0.1, etas=(0.5, 1.2), step_sizes=(1e-6, 50.0),
+                 weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay)
+        if not 0 < etas[0] < 1 < etas[1]:
+            raise ValueError(f"Rprop: etas must satisfy 0 < etaminus < 1 < etaplus, got {etas}")
+        self.etas, self.step_sizes = tuple(etas), tuple(step_sizes)
+
+    def _init_state(self, w):
+        return {"prev": np.zeros_like(w), "step": None}
+
+    def _update(self, w, g, state, lr, weight_decay):
+        if state["step"] is None:
+            state["step"] = np.full_like(w, lr)
+        sign = g * state["prev"]
+        step = np.where(sign > 0, state["step"] * self.etas[1],
+                        np.where(sign < 0, state["step"] * self.etas[0], state["step"]))
+        state["step"] = np.clip(step, *self.step_sizes)
+        g = np.where(sign < 0, 0.0, g)
+        state["prev"] = g
+        return w - np.sign(g) * state["step"]
+
+
+def _lars_default_filter(param) -> bool:
+    name = getattr(param, "name", "") or ""
+    return "LayerNorm" not in name and "bias" not in name
+
+
+class LARS:
+    """Layer-wise adaptive rate scaling around ``optimizer``: for parameters passing
+    ``lars_filter``, ``g' = trust * (g + wd * w)`` with ``trust = coefficient * ||w|| /
+    (||g|| + wd ||w|| + epsilon)`` (1 when a norm is 0; ``use_clip`` caps ``trust / lr`` at 1),
+    then ``optimizer(g')``. The wrapped optimizer's weight decay moves into LARS."""
+
+    def __init__(self, optimizer, epsilon=1e-05, coefficient=0.001, use_clip=False,
+                 lars_filter=_lars_default_filter):
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"LARS: expected an nn.Optimizer, got {type(optimizer).__name__}")
+        self.optimizer, self.epsilon = optimizer, float(epsilon)
+        self.coefficient, self.use_clip = float(coefficient), bool(use_clip)
+        self._decays = optimizer._decays
+        optimizer._decays = tuple(0.0 for _ in optimizer._decays)
+        self._apply = tuple(bool(lars_filter(p)) for p in optimizer.parameters)
+        self.parameters = optimizer.parameters
+
+    def __call__(self, gradients):
+        from sporeling.expression.optim._arrays import to_numpy
+        lr = self.optimizer.get_lr()
+        out = []
+        for i, (p, g) in enumerate(zip(self.optimizer.parameters, gradients)):
+            if g is None or not self._apply[i]:
+                out.append(g)
+                continue
+            w, g = to_numpy(p), to_numpy(g)
+            wd = self._decays[i]
+            w_norm, g_norm = np.linalg.norm(w), np.linalg.norm(g)
+            trust = (self.coefficient * w_norm / (g_norm + wd * w_norm + self.epsilon)
+                     if w_norm > 0 and g_norm > 0 else 1.0)
+            if self.use_clip:
+                rate = lr[i] if isinstance(lr, tuple) else lr
+                trust = min(trust / rate, 1.0)
+            out.append((trust * (g + wd * w)).astype(g.dtype))
+        return self.optimizer(tuple(out))
+
+    construct = __call__

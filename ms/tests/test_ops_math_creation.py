@@ -83,6 +83,8 @@ DRAWS = [  # name, draw, (mean, var) of the distribution, dtype
     ("uniform", lambda: ops.uniform((20000,), T(np.float32(2.0)), T(np.float32(4.0))), (3.0, 4 / 12),
      np.float32),
     ("standard_normal", lambda: ops.standard_normal((20000,)), (0.0, 1.0), np.float32),
+    ("normal", lambda: ops.normal((20000,), T(np.float32(2.0)), T(np.float32(3.0))), (2.0, 9.0),
+     np.float32),
     ("standard_laplace", lambda: ops.standard_laplace((20000,)), (0.0, 2.0), np.float32),
     ("laplace", lambda: ops.laplace((20000,), T(np.float32(1.0)), T(np.float32(0.5))), (1.0, 0.5),
      np.float32),
@@ -119,6 +121,7 @@ def test_random_shapes_and_ranges():
     assert tuple(ops.random_poisson((4,), T(np.ones((2, 3), np.float32))).shape) == (4, 2, 3)
     ints = ops.uniform((500,), 2, 5, dtype=np.int32).asnumpy()
     assert ints.dtype == np.int32 and ints.min() >= 2 and ints.max() < 5
+    assert tuple(ops.normal((2, 1), T(np.zeros(3, np.float32)), 1.0).shape) == (2, 3)
     perm = ops.randperm(10).asnumpy()
     assert sorted(perm.tolist()) == list(range(10)) and perm.dtype == np.int64
 

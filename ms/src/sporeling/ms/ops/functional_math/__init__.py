@@ -4,9 +4,10 @@ differential functions, with MindSpore's signatures, over ``sx.ops``.
 
 Each module's ``__all__`` is gathered here; ``ms/api/ops_math.txt`` lists the names.
 """
-from . import (clipping, comparison, creation, cumulative, decompositions, differential,
+from . import (arraylike, clipping, comparison, creation, cumulative, decompositions, differential,
                elementwise, linalg, other, random, reduction, sorting, special, spectral,
                transcendental)
+from .arraylike import *       # noqa: F401,F403
 from .clipping import *        # noqa: F401,F403
 from .comparison import *      # noqa: F401,F403
 from .creation import *        # noqa: F401,F403
@@ -23,7 +24,7 @@ from .special import *         # noqa: F401,F403
 from .spectral import *        # noqa: F401,F403
 from .transcendental import *  # noqa: F401,F403
 
-_MODULES = (clipping, comparison, creation, cumulative, decompositions, differential,
+_MODULES = (arraylike, clipping, comparison, creation, cumulative, decompositions, differential,
             elementwise, linalg, other, random, reduction, sorting, special, spectral,
             transcendental)
 __all__ = sorted({name for module in _MODULES for name in module.__all__})

@@ -19,7 +19,7 @@ from sporeling.ms.common import eager_only
 from ._util import SporelingError, Tensor, as_numpy, float_of, np_dtype, ops, result, tensor
 from .sorting import topk
 
-__all__ = ["uniform", "standard_normal", "standard_laplace", "laplace", "rand", "rand_like",
+__all__ = ["uniform", "normal", "standard_normal", "standard_laplace", "laplace", "rand", "rand_like",
            "randn", "randn_like", "randint", "randint_like", "randperm", "bernoulli",
            "multinomial", "multinomial_with_replacement", "random_categorical",
            "random_gamma", "gamma", "random_poisson"]
@@ -64,6 +64,16 @@ def uniform(shape, minval, maxval, seed=None, dtype=None):
     unit = _unit_uniform(shape, dtype, seed)
     lo, hi = tensor(minval), tensor(maxval)
     return result(ops.add(ops.mul(unit, ops.sub(hi, lo)), lo))
+
+
+def normal(shape, mean, stddev, seed=None):
+    """Samples from N(``mean``, ``stddev``**2) of ``shape`` broadcast with the parameters'
+    shapes (float32); tensor parameters carry gradients."""
+    mean, stddev = tensor(mean), tensor(stddev)
+    shape = _shape("ops.normal", shape)
+    shape = tuple(np.broadcast_shapes(shape, tuple(getattr(mean, "shape", ())),
+                                      tuple(getattr(stddev, "shape", ()))))
+    return result(ops.add(ops.mul(_unit_normal(shape, np.float32, seed), stddev), mean))
 
 
 def standard_normal(shape, seed=None, seed2=None):

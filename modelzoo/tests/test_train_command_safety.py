@@ -170,3 +170,17 @@ def test_the_default_output_folder_is_ignored_by_git():
     found = subprocess.run(["git", "-C", str(root), "check-ignore", "-q",
                             "checkpoints/lenet5_digits.safetensors"])
     assert found.returncode == 0, "checkpoints/ is not in .gitignore"
+
+
+def test_the_first_ctrl_c_waits_for_a_safe_point_the_second_stops_at_once(python_sigint):
+    from sporeling.zoo.train_digits import _CtrlC
+    with _CtrlC() as ctrl_c:
+        ctrl_c.check()  # nothing pending
+        os.kill(os.getpid(), signal.SIGINT)  # latched, not raised here
+        with pytest.raises(KeyboardInterrupt):
+            ctrl_c.check()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # the handler runs between bytecodes
+                pass
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

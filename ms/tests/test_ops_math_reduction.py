@@ -153,6 +153,14 @@ def test_documented_examples():
     assert_matches(indices, np.array([[0, 0, 0, 0], [0, 1, 1, 0], [2, 1, 2, 0], [2, 1, 2, 0]]))
 
 
+def test_sort_and_topk_handle_long_vectors():
+    # 300k elements: a comparison grid (n x n) would need terabytes
+    x = np.random.default_rng(0).standard_normal(300_000).astype(np.float32)
+    values, indices = ops.sort(T(x), descending=True)
+    assert_matches(values, -np.sort(-x))
+    assert_matches(ops.topk(T(x), 3)[1], np.argsort(-x, kind="stable")[:3])
+
+
 def test_sort_is_stable_and_topk_rejects_big_k():
     values, indices = ops.sort(T(np.array([2.0, 1.0, 2.0, 1.0], np.float32)))
     assert indices.asnumpy().tolist() == [1, 3, 0, 2]

@@ -1,12 +1,8 @@
 """Sorting and ranking of ``mindspore.ops`` (sort, argsort, msort, topk, median,
-searchsorted, bucketize, intopk) composed from ``sx`` comparisons.
-
-There is no sort primitive: an element's position in the sorted order is its rank, the
-number of elements before it (smaller, or equal with a smaller index -- a stable sort). The
-sorted values are gathered with the one-hot of the ranks, so gradients flow back to the
-right elements and the whole thing compiles in Graph mode. Cost: O(n^2) memory and time along
-the sorted axis -- fine for the sizes facade users sort (scores, top-k of logits); NaNs are
-not ordered (they sort as if equal to nothing).
+searchsorted, bucketize, intopk) over ``sx.ops.argsort`` (a stable sort primitive): the values
+are read with ``take_along_axis``, so they are differentiable (the gradient goes back to the
+position each value came from) and everything compiles in Graph mode. ``searchsorted``,
+``bucketize`` and ``intopk`` count comparisons instead (O(n*m) for n boundaries, m values).
 """
 from __future__ import annotations
 
@@ -17,38 +13,11 @@ from ._util import SporelingError, float_of, one_axis, ops, result, tensor
 __all__ = ["sort", "argsort", "msort", "topk", "median", "searchsorted", "bucketize", "intopk"]
 
 
-def _move_last(x, ax):
-    if ax == len(x.shape) - 1:
-        return x, None
-    order = [d for d in range(len(x.shape)) if d != ax] + [ax]
-    return ops.transpose(x, tuple(order)), tuple(int(i) for i in np.argsort(order))
-
-
-def _sorted_last(x, descending: bool):
-    """``(values, indices)`` of ``x`` sorted along its last axis, stable."""
-    n = x.shape[-1]
-    xi, xj = ops.expand_dims(x, -1), ops.expand_dims(x, -2)    # [..., i, 1], [..., 1, j]
-    ahead = ops.greater(xj, xi) if descending else ops.less(xj, xi)
-    earlier_tie = ops.logical_and(ops.equal(xj, xi), np.tri(n, k=-1, dtype=bool))
-    rank = ops.sum(ops.cast(ops.logical_or(ahead, earlier_tie), np.int64), axis=-1)
-    # placed[..., k, i]: element i goes to position k
-    placed = ops.equal(ops.expand_dims(rank, -2), np.arange(n, dtype=np.int64)[:, None])
-    zero = np.asarray(0, x.dtype)
-    values = ops.sum(ops.where(placed, ops.expand_dims(x, -2), zero), axis=-1)
-    indices = ops.sum(ops.where(placed, np.arange(n, dtype=np.int64), np.int64(0)), axis=-1)
-    return values, indices
-
-
 def _sort(op, x, axis, descending):
     x = tensor(x)
     if len(x.shape) == 0:
         return x, ops.cast(ops.mul(x, 0), np.int64)
-    ax = one_axis(op, axis, len(x.shape))
-    moved, back = _move_last(x, ax)
-    values, indices = _sorted_last(moved, descending)
-    if back is not None:
-        values, indices = ops.transpose(values, back), ops.transpose(indices, back)
-    return values, indices
+    return ops.sort(x, one_axis(op, axis, len(x.shape)), descending=descending)
 
 
 def sort(input_x, axis=-1, descending=False):
@@ -67,12 +36,6 @@ def msort(input):
     return result(_sort("ops.msort", input, 0, False)[0])
 
 
-def _take_first(x, ax, k):
-    index = [slice(None)] * len(x.shape)
-    index[ax] = slice(0, k)
-    return ops.getitem(x, tuple(index))
-
-
 def topk(input, k, dim=None, largest=True, sorted=True):
     """``(values, indices)`` of the ``k`` largest (``largest=False``: smallest) elements
     along ``dim`` (the last axis when None), in sorted order; on ties the lower index
@@ -83,8 +46,7 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     if not 0 <= int(k) <= n:
         raise SporelingError("k out of range", op="ops.topk",
                              expected=f"0 <= k <= {n} (the size of dim {ax})", got=f"k={k}")
-    values, indices = _sort("ops.topk", x, ax, largest)
-    return result((_take_first(values, ax, int(k)), _take_first(indices, ax, int(k))))
+    return result(ops.topk(x, int(k), axis=ax, largest=largest))
 
 
 def median(input, axis=-1, keepdims=False):

@@ -8,7 +8,7 @@ import numpy as np
 
 from ._common import SporelingError, canonical_axis, float_like, full_like, ops, tensor, value_of
 
-__all__ = ["broadcast_to", "cat", "concat", "channel_shuffle", "chunk", "column_stack", "conj",
+__all__ = ["broadcast_to", "cat", "concat", "channel_shuffle", "chunk", "column_stack",
            "deepcopy", "diag", "diagflat", "diagonal", "diagonal_scatter", "dyn_shape",
            "dsplit", "dstack", "expand_dims", "flip", "fliplr", "flipud", "hsplit", "hstack",
            "meshgrid", "moveaxis", "movedim", "narrow", "nan_to_num", "numel", "permute",
@@ -317,14 +317,6 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):  # noqa: A002
     clean = ops.where(ops.isnan(x), full_like(x, nan), x)
     clean = ops.where(ops.logical_and(ops.isinf(clean), clean > 0), full_like(x, hi), clean)
     return ops.where(ops.logical_and(ops.isinf(clean), clean < 0), full_like(x, lo), clean)
-
-
-def conj(input):  # noqa: A002
-    """The complex conjugate; real tensors are returned as they are."""
-    x = tensor(input)
-    if x.dtype.kind == "c":
-        return tensor(np.conj(value_of(x)))
-    return x
 
 
 def deepcopy(input_x):

@@ -1,0 +1,145 @@
+"""``shard(fn, in_strategy, out_strategy)``: run a function split over the ranks.
+
+The function is traced once per input signature; ``in_strategy`` gives the layout of each
+array argument (blocks per dimension, MindSpore's form), ops annotated inside it with
+:func:`~.annotate.strategy` keep theirs, and sharding propagation chooses the rest (in
+``auto_parallel`` mode the strategy search does). Every rank passes the whole arguments
+and gets the whole results back -- or, with ``out_strategy``, its block of each result.
+Parameters the function reads are inputs too, stored as their first consumer wants them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import ShardingError
+from .execute import _Plans, local_block, run_sharded
+from .layout import Layout, axes_for
+from .propagate import ShardedGraph, propagate
+
+__all__ = ["shard", "Shard", "layout_from_strategy"]
+
+
+def layout_from_strategy(st, shape, n_axes: int, *, what: str, where=None) -> Layout:
+    """A tensor's layout from its blocks per dimension (replicating axes first)."""
+    st = tuple(int(s) for s in st)
+    if len(st) != len(shape):
+        raise ShardingError(f"{what} has {len(shape)} dimensions (shape {tuple(shape)})",
+                            op="shard", expected=f"{len(shape)} numbers", got=st, where=where)
+    bits = []
+    for d, (s, n) in enumerate(zip(st, shape)):
+        if s < 1 or s & (s - 1) or n % s:
+            raise ShardingError(f"{what} dimension {d} (size {n}) cannot be split in {s} "
+                                f"(strategy {st})", op="shard",
+                                expected=f"a power of two dividing {n}", got=s, where=where)
+        bits.append(s.bit_length() - 1)
+    if sum(bits) > n_axes:
+        raise ShardingError(f"{what}: more blocks than devices (strategy {st})", op="shard",
+                            expected=f"at most {2 ** n_axes}", got=2 ** sum(bits), where=where)
+    nxt, dims = n_axes - sum(bits), []
+    for b in bits:
+        dims.append(tuple(range(nxt, nxt + b)))
+        nxt += b
+    return Layout(n_axes, tuple(dims))
+
+
+class Shard:
+    """``fn`` run over the ranks of the current communicator (see the module doc)."""
+
+    def __init__(self, fn, in_strategy=None, out_strategy=None, *, device_num=None,
+                 name=None):
+        self.fn, self.in_strategy, self.out_strategy = fn, in_strategy, out_strategy
+        self.device_num = device_num
+        self.name = name or getattr(fn, "__name__", "shard")
+        self._cache: dict = {}
+        self._plans = _Plans()
+
+    def _device_num(self, comm) -> int:
+        return int(self.device_num or (comm.size if comm is not None else 1))
+
+    def plan(self, *args, device_num: int | None = None, where=None):
+        """The traced call and its :class:`ShardedGraph` for ``args`` (cached by shapes)."""
+        from sporeling.expression.graph.tracing import trace
+        n = device_num or self._device_num(_comm_or_none())
+        key = (n,) + tuple((np.shape(_data(a)), str(_dtype(a))) for a in args)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        traced, _ = trace(self.fn, tuple(args), {}, self.name)
+        n_axes = axes_for(n, op=f"shard({self.name})")
+        graph = traced.graph
+        in_lay = {}
+        for k, st in enumerate(self.in_strategy or ()):
+            if st is not None and k < traced.n_args:
+                in_lay[k] = layout_from_strategy(st, graph.inputs[k].aval.shape, n_axes,
+                                                 what=f"input {k} of {self.name}")
+        sg = _choose(graph, n_axes, in_lay)
+        if self.out_strategy is not None:
+            sg.output_layouts = [
+                layout_from_strategy(st, v.aval.shape, n_axes, what=f"output {k}")
+                if st is not None else sg.output_layouts[k]
+                for k, (st, v) in enumerate(zip(self.out_strategy, graph.outputs))]
+        self._cache[key] = (traced, sg)
+        return traced, sg
+
+    def __call__(self, *args):
+        from sporeling.expression.tensor.tensor import Tensor
+        comm = _comm_or_none()
+        traced, sg = self.plan(*args)
+        if comm is None or comm.size != 2 ** sg.n_axes:
+            raise ShardingError("shard needs a communicator of the planned size",
+                                op=f"shard({self.name})", expected=2 ** sg.n_axes,
+                                got=None if comm is None else comm.size,
+                                hint="call sporeling.parallel.init() (or run under "
+                                     "sporeling.parallel.testing.run_local)")
+        arrays = [_data(a) for a in args if isinstance(a, (Tensor, np.ndarray))]
+        values = arrays + [p.asnumpy() for p in traced.params] + list(traced.captured)
+        outs = run_sharded(sg, values, comm, plans=self._plans)
+        as_tensor = any(isinstance(a, Tensor) for a in args)
+        outs = [Tensor(o) if as_tensor else o for o in outs[:len(outs) - len(traced.effect_params)]]
+        from sporeling.compiler.ir import unflatten
+        leaves = list(traced.out_static)
+        it = iter(outs)
+        leaves = [next(it) if x is None else x for x in leaves]
+        return unflatten(traced.out_tree, leaves)
+
+    def table(self, *args, device_num=None) -> list[dict]:
+        """The strategy chosen for every op, for ``args``."""
+        return self.plan(*args, device_num=device_num)[1].table()
+
+
+def _choose(graph, n_axes, in_lay) -> ShardedGraph:
+    from sporeling.core import get_context
+    try:
+        mode = get_context("parallel_mode")
+    except Exception:  # noqa: BLE001 - the parallel keys are not declared (no plugin)
+        mode = "semi_auto_parallel"
+    if mode == "auto_parallel":
+        from ..search import search
+        return search(graph, 2 ** n_axes, input_layouts=in_lay).sharded
+    return propagate(graph, n_axes, input_layouts=in_lay)
+
+
+def _comm_or_none():
+    from ..comm import current
+    try:
+        return current()
+    except Exception:  # noqa: BLE001 - no communicator initialised
+        return None
+
+
+def _data(a):
+    return a.asnumpy() if hasattr(a, "asnumpy") else np.asarray(a)
+
+
+def _dtype(a):
+    return getattr(a, "dtype", np.asarray(a).dtype)
+
+
+def shard(fn, in_strategy=None, out_strategy=None, *, device_num=None) -> Shard:
+    """MindSpore's ``shard``: ``fn`` split over the ranks (see the module doc)."""
+    return Shard(fn, in_strategy, out_strategy, device_num=device_num)
+
+
+def local_inputs(sg: ShardedGraph, values, rank: int):
+    """This rank's blocks of full input ``values`` (for callers feeding blocks)."""
+    return [local_block(v, lay, rank) for v, lay in zip(values, sg.input_layouts)]

@@ -1,0 +1,100 @@
+"""Running a :class:`~.propagate.ShardedGraph` on one rank.
+
+Every rank walks the equations in order: it brings each operand into the layout the
+equation's strategy asks for (the redistribution plan, computed once per layout pair), runs
+the primitive on its blocks (a rule's ``local`` function where re-binding is not enough)
+and keeps the results in the layouts the strategy gives them (partial ones included).
+Graph inputs are cut from the full arrays every rank is given; outputs are brought to the
+requested layouts (whole, by default).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sporeling.compiler import bind
+from sporeling.compiler.ir import Const
+
+from .layout import Layout
+from .propagate import ShardedGraph
+from .redistribution import PairGroups, apply_plan, plan
+
+__all__ = ["run_sharded", "local_block", "RankInfo"]
+
+
+def local_block(full, layout: Layout, rank: int) -> np.ndarray:
+    full = np.asarray(full)
+    return np.ascontiguousarray(full[layout.block(rank, full.shape)]) if full.ndim else full
+
+
+@dataclass
+class RankInfo:
+    """What a rule's ``local`` function may ask: where this rank's blocks start."""
+    rank: int
+    layouts: list[Layout]
+    shapes: list[tuple]
+
+    def block_start(self, operand: int, dim: int) -> int:
+        return self.layouts[operand].block(self.rank, self.shapes[operand])[dim].start
+
+
+class _Plans:
+    def __init__(self):
+        self.cache = {}
+
+    def __call__(self, src, dst, shape, itemsize):
+        key = (src, dst, tuple(shape), itemsize)
+        steps = self.cache.get(key)
+        if steps is None:
+            steps = self.cache[key] = plan(src, dst, shape, itemsize)
+        return steps
+
+
+def run_sharded(sg: ShardedGraph, args, comm, *, plans: _Plans | None = None,
+                inputs_are_local: bool = False):
+    """This rank's blocks of the graph's outputs (in ``sg.output_layouts``) for the full
+    input arrays ``args`` (or this rank's blocks of them with ``inputs_are_local``)."""
+    graph, rank = sg.graph, comm.rank
+    groups = PairGroups(comm, sg.n_axes)
+    plans = plans or _Plans()
+    env: dict = {}  # Var -> {Layout: block}
+
+    def put(v, layout, block):
+        env.setdefault(v, {})[layout] = block
+
+    def get(v, layout: Layout):
+        if isinstance(v, Const):
+            return local_block(v.value, layout, rank)
+        held = env[v]
+        if layout in held:
+            return held[layout]
+        src = next(iter(held))  # the layout the value was made in
+        block = apply_plan(plans(src, layout, v.aval.shape, v.aval.dtype.itemsize),
+                           held[src], groups)
+        held[layout] = block
+        return block
+
+    for v, layout, value in zip(graph.inputs, sg.input_layouts, args):
+        put(v, layout, np.asarray(value) if inputs_are_local else local_block(value, layout,
+                                                                              rank))
+    for eq, dims, sh in zip(graph.equations, sg.dims, sg.shardings):
+        in_layouts = sh.in_layouts(dims)
+        blocks = [get(v, lay) for v, lay in zip(eq.inputs, in_layouts)]
+        out_layouts = sh.out_layouts(dims)
+        if dims.local is not None:
+            info = RankInfo(rank, in_layouts, [tuple(v.aval.shape) for v in eq.inputs])
+            out = dims.local(eq, info, *blocks)
+        else:
+            params = eq.params
+            if dims.local_params is not None:
+                params = dims.local_params(eq, [lay.local_shape(v.aval.shape)
+                                                for v, lay in zip(eq.outputs, out_layouts)])
+            out = bind(eq.prim, *blocks, **params)
+        outs = out if eq.prim.multiple_results else (out,)
+        for v, lay, block in zip(eq.outputs, out_layouts, outs):
+            put(v, lay, np.asarray(block))
+    results = []
+    for v, lay in zip(graph.outputs, sg.output_layouts):
+        results.append(get(v, lay) if not isinstance(v, Const) else np.asarray(v.value))
+    return results

@@ -1,0 +1,163 @@
+"""The sharding-propagation pass: a strategy for every equation from the annotated ones.
+
+Annotated equations (and graph inputs given a layout) keep what the user chose. From them
+the pass walks the graph breadth-first; each equation reached takes the strategy that
+receives its already-placed neighbours' tensors with the fewest redistribution bytes --
+first the strategies that keep a neighbour's layout as it is, then every candidate. An
+equation reached from nothing runs replicated. The result, :class:`ShardedGraph`, holds
+each equation's strategy and the layout every graph input is stored in.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from sporeling.compiler.ir import Graph, Var
+
+from .annotate import annotation
+from .layout import Layout
+from .redistribution import plan_bytes
+from .rules import OpDims, sharding_rule
+from .opsharding import (OpSharding, candidates, from_input_layout, from_output_layout,
+                       from_strategy)
+
+__all__ = ["ShardedGraph", "propagate", "graph_links"]
+
+
+@dataclass
+class ShardedGraph:
+    graph: Graph
+    n_axes: int
+    dims: list[OpDims]
+    shardings: list[OpSharding]
+    input_layouts: list[Layout]
+    output_layouts: list[Layout]
+    meta: dict = field(default_factory=dict)
+
+    def table(self) -> list[dict]:
+        """One row per equation: op, user line, shapes, strategy, output layouts."""
+        rows = []
+        for eq, dims, sh in zip(self.graph.equations, self.dims, self.shardings):
+            rows.append({"op": eq.prim.name, "source": eq.source,
+                         "shapes": [tuple(v.aval.shape) for v in eq.inputs],
+                         "strategy": sh.strategy(dims),
+                         "outputs": [str(lay) for lay in sh.out_layouts(dims)]})
+        return rows
+
+
+def graph_links(graph: Graph):
+    """``producer[var] = (eq index, output index)`` and ``consumers[var] = [(eq, operand)]``."""
+    producer, consumers = {}, {}
+    for i, eq in enumerate(graph.equations):
+        for k, v in enumerate(eq.outputs):
+            producer[v] = (i, k)
+        for k, v in enumerate(eq.inputs):
+            if isinstance(v, Var):
+                consumers.setdefault(v, []).append((i, k))
+    return producer, consumers
+
+
+def _nbytes(v) -> tuple:
+    return tuple(v.aval.shape), v.aval.dtype.itemsize
+
+
+def propagate(graph: Graph, n_axes: int, *, input_layouts: dict | None = None,
+              fixed: dict | None = None) -> ShardedGraph:
+    """Strategies for every equation of ``graph`` on ``2**n_axes`` devices.
+
+    ``fixed``: equation index -> OpSharding chosen already; equations annotated while
+    tracing (:func:`~.annotate.strategy`) are checked and fixed too. ``input_layouts``:
+    graph input index -> Layout the caller gives that input in.
+    """
+    eqs = graph.equations
+    dims = [sharding_rule(eq) for eq in eqs]
+    chosen: dict[int, OpSharding] = dict(fixed or {})
+    for i, eq in enumerate(eqs):
+        st = annotation(eq)
+        if st is not None and i not in chosen:
+            chosen[i] = from_strategy(eq, dims[i], st, n_axes)
+    in_lay = dict(input_layouts or {})
+    producer, consumers = graph_links(graph)
+    input_index = {v: k for k, v in enumerate(graph.inputs)}
+
+    def layout_of_operand(i, k):
+        """What operand k of equation i arrives in, if its source is placed (else None)."""
+        v = eqs[i].inputs[k]
+        if v in producer:
+            j, out = producer[v]
+            return chosen[j].out_layouts(dims[j])[out] if j in chosen else None
+        if v in input_index and input_index[v] in in_lay:
+            return in_lay[input_index[v]]
+        return None
+
+    def cost(i, sh):
+        total = 0
+        req = sh.in_layouts(dims[i])
+        for k, v in enumerate(eqs[i].inputs):
+            if isinstance(v, Var):
+                src = layout_of_operand(i, k)
+                if src is not None:
+                    total += plan_bytes(src, req[k], *_nbytes(v))
+        outs = sh.out_layouts(dims[i])
+        for k, v in enumerate(eqs[i].outputs):
+            for j, kk in consumers.get(v, []):
+                if j in chosen:
+                    need = chosen[j].in_layouts(dims[j])[kk]
+                    total += plan_bytes(outs[k], need, *_nbytes(v))
+        return total
+
+    def options(i):
+        found = []
+        for k, v in enumerate(eqs[i].inputs):
+            src = layout_of_operand(i, k) if isinstance(v, Var) else None
+            if src is not None:
+                found.append(from_input_layout(eqs[i], dims[i], k, src.without_partial()))
+        for k, v in enumerate(eqs[i].outputs):
+            for j, kk in consumers.get(v, []):
+                if j in chosen:
+                    need = chosen[j].in_layouts(dims[j])[kk]
+                    found.append(from_output_layout(eqs[i], dims[i], k, need))
+        found = [sh for sh in found if sh is not None]
+        return found + candidates(eqs[i], dims[i], n_axes, full=False)
+
+    queue = deque(sorted(chosen))
+    for k, v in enumerate(graph.inputs):  # inputs given a layout seed their consumers
+        if k in in_lay:
+            queue.extend(j for j, _ in consumers.get(v, []) if j not in chosen)
+    visited: set[int] = set()
+    while queue:
+        i = queue.popleft()
+        if i in visited:
+            continue
+        visited.add(i)
+        if i not in chosen:
+            best = min(options(i), key=lambda sh: cost(i, sh))  # first of equals wins
+            chosen[i] = best
+        eq = eqs[i]
+        for v in eq.inputs:
+            if v in producer and producer[v][0] not in chosen:
+                queue.append(producer[v][0])
+        for v in eq.outputs:
+            queue.extend(j for j, _ in consumers.get(v, []) if j not in chosen)
+    shardings = [chosen.get(i, OpSharding(n_axes, ())) for i in range(len(eqs))]
+    return finish(graph, n_axes, dims, shardings, in_lay)
+
+
+def finish(graph, n_axes, dims, shardings, in_lay=None, out_layouts=None) -> ShardedGraph:
+    """A ShardedGraph: each unplaced input stored as its first consumer wants it."""
+    in_lay = dict(in_lay or {})
+    _, consumers = graph_links(graph)
+    layouts = []
+    for k, v in enumerate(graph.inputs):
+        if k in in_lay:
+            layouts.append(in_lay[k])
+            continue
+        users = consumers.get(v, [])
+        if users:
+            i, kk = users[0]
+            layouts.append(shardings[i].in_layouts(dims[i])[kk])
+        else:
+            layouts.append(Layout.replicated(n_axes, len(v.aval.shape)))
+    outs = list(out_layouts or [Layout.replicated(n_axes, len(v.aval.shape))
+                                for v in graph.outputs])
+    return ShardedGraph(graph, n_axes, dims, shardings, layouts, outs)

@@ -1,17 +1,19 @@
 """``ms.dataset``: MindSpore 2.x's dataset names over ``sporeling.data``.
 
 ``GeneratorDataset``, ``NumpySlicesDataset``, ``MnistDataset``, ... are sporeling.data's
-(MindSpore-style already: ``map(operations, input_columns)``, ``batch``, ``shuffle``,
-``create_tuple_iterator``, ``get_dataset_size``); ``ms.dataset.vision``/``transforms``/``text``
+pipelines (``map(operations, input_columns)``, ``batch``, ``shuffle``, ``get_dataset_size``)
+whose iterators yield Tensors as MindSpore's do (``output_numpy=True`` for NumPy);
+``ms.dataset.vision``/``transforms``/``text``
 hold the transforms under MindSpore's names (``transforms.TypeCast(ms.int32)``), and
 ``ms.dataset.config.set_seed`` seeds the pipeline's random stream only.
 """
-from sporeling.data import (Cifar10Dataset, CSVDataset, Dataset, DistributedSampler,
-                            GeneratorDataset, ImageFolderDataset, MindDataset, MnistDataset,
-                            NumpySlicesDataset, RandomSampler, Sampler, SequentialSampler,
+from sporeling.data import (DistributedSampler, RandomSampler, Sampler, SequentialSampler,
                             SubsetRandomSampler, SubsetSampler, WeightedRandomSampler)
 
 from . import config, text, transforms, vision
+from .pipeline import Dataset
+from .sources import (Cifar10Dataset, CSVDataset, GeneratorDataset, ImageFolderDataset,
+                      MindDataset, MnistDataset, NumpySlicesDataset)
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Cifar10Dataset",
            "ImageFolderDataset", "CSVDataset", "MindDataset", "Dataset", "Sampler",

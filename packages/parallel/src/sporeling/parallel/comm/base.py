@@ -1,0 +1,280 @@
+"""The :class:`Communicator` contract every transport fulfils.
+
+A communicator is one rank's view of a group: ``rank``, ``size``, ``group`` (its name) and
+``world_ranks`` (the world rank of each member). Collectives take NumPy arrays and return new
+arrays; each has a nonblocking twin (``i`` prefix) returning a :class:`Handle` whose
+``wait(timeout)`` gives the result. Arrays travel as buffers (mpi4py's upper-case API), never
+pickled.
+
+A transport implements the ``_start_*`` methods on C-contiguous buffers shaped as documented
+there; this class checks arguments, handles axes, ``mean`` and dtypes MPI cannot reduce
+(float16, bfloat16 are reduced in float32), so every transport behaves the same.
+
+    >>> from sporeling.parallel.testing import run_local
+    >>> import numpy as np
+    >>> run_local(2, lambda comm: comm.all_reduce(np.array([comm.rank + 1.0])).tolist())
+    [[3.0], [3.0]]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sporeling.core.errors import DTypeError, ShapeError
+
+from ..errors import CommunicatorError
+from .handle import DoneHandle, Handle
+
+__all__ = ["Communicator", "REDUCE_OPS", "WORLD"]
+
+REDUCE_OPS = ("sum", "mean", "max", "min", "prod")
+WORLD = "world"
+"""The name of the group of every rank (MindSpore's ``hccl_world_group`` and friends are
+accepted as aliases by :func:`sporeling.parallel.get_rank` and the others)."""
+
+_REDUCE_IN_F32 = {"float16", "bfloat16"}  # MPI has no reduction for these
+
+
+class Communicator:
+    """One rank's handle on a group of ranks. Subclasses implement the ``_start_*`` methods."""
+
+    backend = "?"
+
+    def __init__(self, rank: int, size: int, group: str = WORLD,
+                 world_ranks: tuple[int, ...] | None = None):
+        self.rank, self.size, self.group = int(rank), int(size), group
+        self.world_ranks = tuple(world_ranks) if world_ranks is not None else tuple(range(size))
+        self.groups: dict[str, Communicator | None] = {}  # named subgroups made from this one
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} {self.backend}: rank {self.rank} of {self.size} "
+                f"in {self.group!r}>")
+
+    # ---- what a transport implements --------------------------------------------------
+    def _start_all_reduce(self, buf: np.ndarray, op: str) -> Handle:
+        """Start reducing ``buf`` (op in sum, max, min, prod) over the group; the handle's
+        result is a new array shaped like ``buf``."""
+        raise NotImplementedError
+
+    def _start_all_gather(self, buf: np.ndarray) -> Handle:
+        """Result: shape ``(size, *buf.shape)``, member ``i``'s buffer at index ``i``."""
+        raise NotImplementedError
+
+    def _start_reduce_scatter(self, buf: np.ndarray, op: str) -> Handle:
+        """``buf`` has shape ``(size, *block)``; result: block ``rank`` reduced over members."""
+        raise NotImplementedError
+
+    def _start_broadcast(self, buf: np.ndarray, root: int) -> Handle:
+        """Result: a copy of ``root``'s buffer (``buf`` gives shape and dtype elsewhere)."""
+        raise NotImplementedError
+
+    def _start_all_to_all(self, buf: np.ndarray) -> Handle:
+        """``buf`` has shape ``(size, *block)``; result index ``j`` is member ``j``'s block
+        number ``rank``."""
+        raise NotImplementedError
+
+    def _start_send(self, buf: np.ndarray, dest: int, tag: int) -> Handle:
+        raise NotImplementedError
+
+    def _start_recv(self, shape: tuple, dtype: np.dtype, source: int, tag: int) -> Handle:
+        raise NotImplementedError
+
+    def _start_barrier(self) -> Handle:
+        raise NotImplementedError
+
+    def _create_group(self, name: str, ranks: list[int]) -> "Communicator | None":
+        """A communicator over ``ranks`` (ranks of this group) for members, None otherwise."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release transport resources (subgroups included)."""
+
+    # ---- checks -------------------------------------------------------------------------
+    def _array(self, collective: str, x) -> np.ndarray:
+        if hasattr(x, "asnumpy"):
+            x = x.asnumpy()
+        if not isinstance(x, np.ndarray):
+            x = np.asarray(x)
+        if x.dtype == object:
+            raise DTypeError("arrays of Python objects cannot travel as buffers", op=collective,
+                             expected="a numeric NumPy array", got=f"dtype {x.dtype}")
+        return np.ascontiguousarray(x)
+
+    def _peer(self, collective: str, what: str, r) -> int:
+        if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 0 <= r < self.size:
+            raise CommunicatorError(f"bad {what}", op=collective,
+                                    expected=f"a rank of group {self.group!r} "
+                                             f"(0..{self.size - 1})", got=repr(r))
+        return int(r)
+
+    def _op(self, collective: str, op: str, dtype: np.dtype) -> str:
+        if op not in REDUCE_OPS:
+            raise CommunicatorError("unknown reduction", op=collective,
+                                    expected=f"one of {', '.join(REDUCE_OPS)}", got=repr(op))
+        if op == "mean" and dtype.kind not in "fc":
+            raise DTypeError("mean needs a floating dtype", op=collective,
+                             expected="float16/bfloat16/float32/float64", got=str(dtype))
+        return op
+
+    def _axis(self, collective: str, x: np.ndarray, axis: int) -> int:
+        if not -max(x.ndim, 1) <= axis < max(x.ndim, 1) or x.ndim == 0:
+            raise ShapeError("bad axis", op=collective,
+                             expected=f"an axis of a {x.ndim}-d array (at least 1-d)",
+                             got=f"axis {axis} of shape {x.shape}")
+        return axis % x.ndim
+
+    def _blocks(self, collective: str, x: np.ndarray, axis: int) -> np.ndarray:
+        """``x`` split along ``axis`` into ``size`` blocks, stacked first (contiguous)."""
+        axis = self._axis(collective, x, axis)
+        if x.shape[axis] % self.size:
+            raise ShapeError(f"axis {axis} does not split over the group", op=collective,
+                             expected=f"a length divisible by the group size {self.size}",
+                             got=f"shape {x.shape}")
+        moved = np.moveaxis(x, axis, 0)
+        blocks = moved.reshape((self.size, moved.shape[0] // self.size) + moved.shape[1:])
+        return np.ascontiguousarray(blocks)
+
+    # ---- collectives (nonblocking) ----------------------------------------------------------
+    def iall_reduce(self, x, op: str = "sum") -> Handle:
+        """Start an all-reduce of ``x``; ``wait()`` gives the reduced array (same shape)."""
+        x = self._array("all_reduce", x)
+        op = self._op("all_reduce", op, x.dtype)
+        if self.size == 1:
+            return DoneHandle("all_reduce", self, x.copy())
+        wire = x.astype(np.float32) if x.dtype.name in _REDUCE_IN_F32 else x
+        handle = self._start_all_reduce(wire, "sum" if op == "mean" else op)
+        return _then(handle, lambda out: _finish_reduction(out, op, x.dtype, self.size))
+
+    def iall_gather(self, x, axis: int = 0) -> Handle:
+        """Start gathering ``x`` from every member, concatenated along ``axis`` in rank order."""
+        x = self._array("all_gather", x)
+        axis = self._axis("all_gather", x, axis)
+        if self.size == 1:
+            return DoneHandle("all_gather", self, x.copy())
+        handle = self._start_all_gather(x)  # (size, *shape)
+        if axis == 0:
+            return _then(handle, lambda st: st.reshape((-1,) + x.shape[1:]))
+        return _then(handle, lambda st: np.concatenate(list(st), axis=axis))
+
+    def ireduce_scatter(self, x, op: str = "sum", axis: int = 0) -> Handle:
+        """Start reducing ``x`` over members and keeping block ``rank`` of ``axis``."""
+        x = self._array("reduce_scatter", x)
+        op = self._op("reduce_scatter", op, x.dtype)
+        blocks = self._blocks("reduce_scatter", x, axis)
+        axis = self._axis("reduce_scatter", x, axis)
+        if x.dtype.name in _REDUCE_IN_F32:
+            blocks = blocks.astype(np.float32)
+        if self.size == 1:
+            handle = DoneHandle("reduce_scatter", self, blocks[0].copy())
+        else:
+            handle = self._start_reduce_scatter(blocks, "sum" if op == "mean" else op)
+        return _then(handle, lambda out: np.moveaxis(
+            _finish_reduction(out, op, x.dtype, self.size), 0, axis))
+
+    def ibroadcast(self, x, root: int = 0) -> Handle:
+        """Start sending ``root``'s ``x`` to every member (others pass a like-shaped array)."""
+        x = self._array("broadcast", x)
+        root = self._peer("broadcast", "root", root)
+        if self.size == 1:
+            return DoneHandle("broadcast", self, x.copy())
+        return self._start_broadcast(x, root)
+
+    def iall_to_all(self, x, split_axis: int = 0, concat_axis: int = 0) -> Handle:
+        """Start an all-to-all: ``x`` splits along ``split_axis`` into ``size`` blocks, block
+        ``j`` goes to member ``j``; what arrives is concatenated along ``concat_axis``."""
+        x = self._array("all_to_all", x)
+        blocks = self._blocks("all_to_all", x, split_axis)
+        split_axis = self._axis("all_to_all", x, split_axis)
+        concat_axis = self._axis("all_to_all", x, concat_axis)
+        if self.size == 1:
+            handle = DoneHandle("all_to_all", self, blocks)
+        else:
+            handle = self._start_all_to_all(blocks)  # (size, *moved block)
+        return _then(handle, lambda received: np.concatenate(
+            [np.moveaxis(b, 0, split_axis) for b in received], axis=concat_axis))
+
+    def isend(self, x, dest: int, tag: int = 0) -> Handle:
+        """Start sending ``x`` to member ``dest``; do not change ``x`` before ``wait()``."""
+        x = self._array("send", x)
+        return self._start_send(x, self._peer("send", "dest", dest), int(tag))
+
+    def irecv(self, shape, dtype, source: int, tag: int = 0) -> Handle:
+        """Start receiving an array of ``shape``/``dtype`` from member ``source``."""
+        return self._start_recv(tuple(int(s) for s in shape), np.dtype(dtype),
+                                self._peer("recv", "source", source), int(tag))
+
+    def ibarrier(self) -> Handle:
+        """Start a barrier; ``wait()`` returns once every member has entered it."""
+        if self.size == 1:
+            return DoneHandle("barrier", self)
+        return self._start_barrier()
+
+    # ---- collectives (blocking: start, then wait within comm_timeout) ------------------------
+    def all_reduce(self, x, op: str = "sum", *, timeout: float | None = None) -> np.ndarray:
+        """``x`` reduced over the group by ``op`` (sum, mean, max, min, prod)."""
+        return self.iall_reduce(x, op).wait(timeout)
+
+    def all_gather(self, x, axis: int = 0, *, timeout: float | None = None) -> np.ndarray:
+        """Every member's ``x``, concatenated along ``axis`` in rank order."""
+        return self.iall_gather(x, axis).wait(timeout)
+
+    def reduce_scatter(self, x, op: str = "sum", axis: int = 0, *,
+                       timeout: float | None = None) -> np.ndarray:
+        """Block ``rank`` (of ``size`` along ``axis``) of ``x`` reduced over the group."""
+        return self.ireduce_scatter(x, op, axis).wait(timeout)
+
+    def broadcast(self, x, root: int = 0, *, timeout: float | None = None) -> np.ndarray:
+        """``root``'s ``x`` on every member."""
+        return self.ibroadcast(x, root).wait(timeout)
+
+    def all_to_all(self, x, split_axis: int = 0, concat_axis: int = 0, *,
+                   timeout: float | None = None) -> np.ndarray:
+        """Block ``j`` of ``x`` (along ``split_axis``) sent to member ``j``; received blocks
+        concatenated along ``concat_axis``."""
+        return self.iall_to_all(x, split_axis, concat_axis).wait(timeout)
+
+    def send(self, x, dest: int, tag: int = 0, *, timeout: float | None = None) -> None:
+        """Send ``x`` to member ``dest`` (returns once the buffer may be reused)."""
+        self.isend(x, dest, tag).wait(timeout)
+
+    def recv(self, shape, dtype, source: int, tag: int = 0, *,
+             timeout: float | None = None) -> np.ndarray:
+        """An array of ``shape``/``dtype`` sent by member ``source``."""
+        return self.irecv(shape, dtype, source, tag).wait(timeout)
+
+    def barrier(self, *, timeout: float | None = None) -> None:
+        """Return once every member has called ``barrier``."""
+        self.ibarrier().wait(timeout)
+
+    # ---- groups ------------------------------------------------------------------------
+    def create_group(self, name: str, ranks) -> "Communicator | None":
+        """A named subgroup of members ``ranks`` (ranks of this group, in the new group's
+        order). Members call it (non-members may, and get ``None``); collective over members."""
+        if not isinstance(name, str) or not name:
+            raise CommunicatorError("bad group name", op="create_group",
+                                    expected="a non-empty string", got=repr(name))
+        ranks = [self._peer("create_group", "member", r) for r in ranks]
+        if not ranks or len(set(ranks)) != len(ranks):
+            raise CommunicatorError("bad ranks", op="create_group",
+                                    expected="distinct ranks, at least one", got=ranks)
+        if name in self.groups or name == self.group:
+            raise CommunicatorError("group exists", op="create_group",
+                                    expected="a new group name", got=repr(name))
+        self.groups[name] = sub = self._create_group(name, ranks)
+        return sub
+
+
+def _then(handle: Handle, fn) -> Handle:
+    """``handle`` whose result goes through ``fn`` (now if it is already done)."""
+    if handle._done:
+        handle._result = fn(handle._result)
+    else:
+        inner = handle._finish
+        handle._finish = lambda: fn(inner())
+    return handle
+
+
+def _finish_reduction(out: np.ndarray, op: str, dtype: np.dtype, size: int) -> np.ndarray:
+    """``mean`` from the sum, and back to the caller's dtype (float16 reduced in float32)."""
+    if op == "mean":
+        out = np.divide(out, size, out=out) if out.dtype.kind == "f" else out / size
+    return out if out.dtype == dtype else out.astype(dtype)

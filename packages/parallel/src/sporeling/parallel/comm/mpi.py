@@ -1,0 +1,132 @@
+"""The ``mpi`` communicator: mpi4py over the MPI library it was built with (the MPICH wheel).
+
+Arrays travel through mpi4py's buffer API (``Iallreduce``, ``Iallgather``, ...), never pickled.
+Every operation starts nonblocking and its handle polls ``Request.Test`` until done or
+``comm_timeout`` -- so a dead or mismatched peer ends in
+:class:`~sporeling.parallel.errors.CollectiveTimeoutError`, not a hang. Reductions use MPI's
+SUM/MAX/MIN/PROD on the array's own datatype; everything else moves raw bytes.
+
+``mpi4py`` is imported on first use only: importing it initialises MPI.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .base import WORLD, Communicator
+from .handle import PollingHandle
+
+__all__ = ["MpiCommunicator", "launched_world_size", "world"]
+
+_LAUNCHER_SIZE_VARS = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "MPI_LOCALNRANKS")
+
+
+def launched_world_size() -> int:
+    """The number of ranks ``mpiexec`` started (from its environment), 1 when not launched."""
+    for var in _LAUNCHER_SIZE_VARS:
+        value = os.environ.get(var)
+        if value and value.isdigit():
+            return int(value)
+    return 1
+
+
+def _mpi():
+    from mpi4py import MPI
+    return MPI
+
+
+def world() -> "MpiCommunicator":
+    """This process's rank of ``MPI.COMM_WORLD`` (initialises MPI)."""
+    return MpiCommunicator(_mpi().COMM_WORLD.Dup(), WORLD)
+
+
+def _bytes(a: np.ndarray) -> np.ndarray:
+    return a.reshape(-1).view(np.uint8)
+
+
+class MpiCommunicator(Communicator):
+    """A rank of an ``MPI.Comm`` (a duplicate, so Sporeling's traffic never meets the user's)."""
+
+    backend = "mpi"
+
+    def __init__(self, comm, name: str, world_ranks=None):
+        if world_ranks is None:
+            MPI = _mpi()
+            world_ranks = MPI.Group.Translate_ranks(comm.Get_group(), list(range(comm.size)),
+                                                    MPI.COMM_WORLD.Get_group())
+        super().__init__(comm.rank, comm.size, name, world_ranks)
+        self.mpi_comm = comm
+
+    def _mpi_op(self, op: str):
+        MPI = _mpi()
+        return {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD}[op]
+
+    def _handle(self, collective: str, request, finish, keep=()):
+        def cancel():
+            try:
+                request.Cancel()  # MPI cannot cancel collectives; frees what it can
+            except Exception:
+                pass
+        handle = PollingHandle(collective, self, request.Test, finish, cancel)
+        handle._keep = keep  # buffers MPI uses until the request completes
+        return handle
+
+    def _start_all_reduce(self, buf, op):
+        out = np.empty_like(buf)
+        req = self.mpi_comm.Iallreduce(buf, out, op=self._mpi_op(op))
+        return self._handle("all_reduce", req, lambda: out, (buf, out))
+
+    def _start_all_gather(self, buf):
+        out = np.empty((self.size,) + buf.shape, buf.dtype)
+        req = self.mpi_comm.Iallgather(_bytes(buf), _bytes(out))
+        return self._handle("all_gather", req, lambda: out, (buf, out))
+
+    def _start_reduce_scatter(self, buf, op):
+        out = np.empty(buf.shape[1:], buf.dtype)
+        req = self.mpi_comm.Ireduce_scatter_block(buf, out, op=self._mpi_op(op))
+        return self._handle("reduce_scatter", req, lambda: out, (buf, out))
+
+    def _start_broadcast(self, buf, root):
+        out = buf.copy() if self.rank == root else np.empty_like(buf)
+        req = self.mpi_comm.Ibcast(_bytes(out), root=root)
+        return self._handle("broadcast", req, lambda: out, (out,))
+
+    def _start_all_to_all(self, buf):
+        out = np.empty_like(buf)
+        req = self.mpi_comm.Ialltoall(_bytes(buf), _bytes(out))
+        return self._handle("all_to_all", req, lambda: out, (buf, out))
+
+    def _start_send(self, buf, dest, tag):
+        req = self.mpi_comm.Isend(_bytes(buf), dest=dest, tag=tag)
+        return self._handle("send", req, lambda: None, (buf,))
+
+    def _start_recv(self, shape, dtype, source, tag):
+        out = np.empty(shape, dtype)
+        req = self.mpi_comm.Irecv(_bytes(out), source=source, tag=tag)
+        return self._handle("recv", req, lambda: out, (out,))
+
+    def _start_barrier(self):
+        return self._handle("barrier", self.mpi_comm.Ibarrier(), lambda: None)
+
+    def _create_group(self, name, ranks):
+        if self.rank not in ranks:
+            return None
+        group = self.mpi_comm.Get_group().Incl(ranks)
+        try:
+            sub = self.mpi_comm.Create_group(group)
+        finally:
+            group.Free()
+        return MpiCommunicator(sub, name)
+
+    def close(self) -> None:
+        for sub in self.groups.values():
+            if sub is not None:
+                sub.close()
+        self.groups.clear()
+        if self.mpi_comm is not None:
+            try:
+                self.mpi_comm.Free()
+            except Exception:
+                pass
+            self.mpi_comm = None

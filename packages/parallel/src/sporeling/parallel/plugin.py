@@ -1,0 +1,35 @@
+"""The parallel package's plugin: its hookspecs, its communicators (``mpi``, ``local``), the
+parallel context keys, the collective kernels and ``sporeling run``."""
+from __future__ import annotations
+
+from sporeling.core import impl
+
+from . import hookspecs
+
+HOOKSPECS = hookspecs
+
+
+@impl
+def sporeling_add_communicators(communicators) -> None:
+    from .communication import _local, _mpi
+    communicators.add_communicator("mpi", _mpi, doc="mpi4py on the installed MPI (the MPICH "
+                                                    "wheel); one process per rank")
+    communicators.add_communicator("local", _local, doc="ranks as threads of one process")
+
+
+@impl
+def sporeling_add_context_options(options) -> None:
+    from .context import add_parallel_options
+    add_parallel_options(options)
+
+
+@impl
+def sporeling_add_kernels(kernels) -> None:
+    from .primitives import add_kernels
+    add_kernels(kernels)
+
+
+@impl
+def sporeling_add_commands(commands) -> None:
+    from .launch import add_run_command
+    add_run_command(commands)

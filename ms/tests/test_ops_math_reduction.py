@@ -161,6 +161,15 @@ def test_sort_and_topk_handle_long_vectors():
     assert_matches(ops.topk(T(x), 3)[1], np.argsort(-x, kind="stable")[:3])
 
 
+def test_cumulative_functions_handle_long_axes():
+    # 100k steps: an n x n mask over the axis would need 10^10 elements
+    x = np.random.default_rng(1).uniform(0.5, 1.5, 100_000).astype(np.float64)
+    assert_matches(ops.cumprod(T(x), 0)[-5:], np.cumprod(x)[-5:], rtol=1e-9)
+    values, indices = ops.cummax(T(x), 0)
+    assert_matches(values[-3:], np.maximum.accumulate(x)[-3:])
+    assert_matches(ops.logcumsumexp(T(x), 0)[-1:], np.logaddexp.accumulate(x)[-1:], rtol=1e-9)
+
+
 def test_sort_is_stable_and_topk_rejects_big_k():
     values, indices = ops.sort(T(np.array([2.0, 1.0, 2.0, 1.0], np.float32)))
     assert indices.asnumpy().tolist() == [1, 3, 0, 2]

@@ -1,10 +1,10 @@
 """Cumulative reductions of ``mindspore.ops`` (cumsum, cumprod, cummax, cummin,
 logcumsumexp) and ``histc``.
 
-Only ``cumsum`` has an ``sx`` primitive. The others reduce over a lower-triangular mask: the
-input along ``axis`` is broadcast to an ``n x n`` grid whose row ``i`` keeps elements
-``0..i``, so they stay differentiable and compile in Graph mode, at O(n^2) memory along the
-axis.
+Only ``cumsum`` has an ``sx`` primitive; the others are prefix scans by doubling
+(Hillis-Steele): after step ``k`` every position holds the combination of the ``2**k``
+elements ending there, so ``ceil(log2 n)`` element-wise steps over shifted copies finish the
+job -- differentiable, Graph-mode ready, O(n log n) work and O(n) memory.
 """
 from __future__ import annotations
 
@@ -24,21 +24,28 @@ def cumsum(x, axis, dtype=None):
     return result(ops.cumsum(x, one_axis("ops.cumsum", axis, len(x.shape))))
 
 
-def _grid(op: str, x, axis):
-    """``x`` with ``axis`` moved last and repeated as ``(..., n, n)`` rows, and the mask
-    keeping ``j <= i`` in row ``i``; also the permutation to move the axis back."""
-    ax = one_axis(op, axis, len(x.shape))
-    order = [d for d in range(len(x.shape)) if d != ax] + [ax]
-    moved = ops.transpose(x, tuple(order)) if ax != len(x.shape) - 1 else x
-    n = moved.shape[-1]
-    rows = ops.broadcast_to(ops.expand_dims(moved, -2), (*moved.shape[:-1], n, n))
-    mask = np.tril(np.ones((n, n), dtype=bool))
-    back = tuple(int(i) for i in np.argsort(order))
-    return rows, mask, back, ax
+def _shifted(x, ax, step, fill):
+    """``x`` moved ``step`` places forward along ``ax``, the first ``step`` filled."""
+    n = x.shape[ax]
+    head_shape = list(x.shape)
+    head_shape[ax] = step
+    index = [slice(None)] * len(x.shape)
+    index[ax] = slice(0, n - step)
+    return ops.concat([np.full(head_shape, fill, np.dtype(x.dtype)),
+                       ops.getitem(x, tuple(index))], axis=ax)
 
 
-def _restore(y, back, ax, ndim):
-    return y if ax == ndim - 1 else ops.transpose(y, back)
+def _prefix_scan(op, x, axis, combine, fills):
+    """Inclusive scan along ``axis`` of the tuple of same-shape tensors ``x`` with the
+    associative ``combine(earlier, later)``; ``fills`` are the identities."""
+    ax = one_axis(op, axis, len(x[0].shape))
+    n = x[0].shape[ax]
+    step = 1
+    while step < n:
+        earlier = tuple(_shifted(v, ax, step, f) for v, f in zip(x, fills))
+        x = combine(earlier, x)
+        step *= 2
+    return x
 
 
 def cumprod(input, dim, dtype=None):
@@ -46,22 +53,28 @@ def cumprod(input, dim, dtype=None):
     x = tensor(input)
     if np_dtype(dtype) is not None:
         x = ops.cast(x, np_dtype(dtype))
-    rows, mask, back, ax = _grid("ops.cumprod", x, dim)
-    out = ops.prod(ops.where(mask, rows, np.asarray(1, x.dtype)), axis=-1)
-    return result(_restore(out, back, ax, len(x.shape)))
+    if not x.shape:
+        return result(x)
+    (out,) = _prefix_scan("ops.cumprod", (x,), dim, lambda a, b: (ops.mul(a[0], b[0]),), (1,))
+    return result(out)
 
 
 def _cumulative_extremum(op, input, axis, largest):
     x = tensor(input)
-    rows, mask, back, ax = _grid(op, x, axis)
-    filled = ops.where(mask, rows, _lowest(x, highest=not largest))
-    reduce, arg = (ops.max, ops.argmax) if largest else (ops.min, ops.argmin)
-    values = reduce(filled, axis=-1)
-    # the last index holding the running extremum: arg over the reversed row
-    n = filled.shape[-1]
-    last = ops.sub(np.asarray(n - 1, np.int64), arg(ops.flip(filled, axis=-1), axis=-1))
-    ndim = len(x.shape)
-    return result((_restore(values, back, ax, ndim), _restore(last, back, ax, ndim)))
+    ax = one_axis(op, axis, len(x.shape))
+    shape = [1] * len(x.shape)
+    shape[ax] = x.shape[ax]
+    positions = np.broadcast_to(np.arange(x.shape[ax], dtype=np.int64).reshape(shape),
+                                tuple(x.shape))
+    beats = ops.greater if largest else ops.less
+
+    def combine(earlier, later):
+        # the later block wins ties: the latest position of the extremum, as PyTorch
+        take = beats(earlier[0], later[0])
+        return (ops.where(take, earlier[0], later[0]), ops.where(take, earlier[1], later[1]))
+    values, indices = _prefix_scan(op, (x, positions), ax, combine,
+                                   (_lowest(x, highest=not largest), 0))
+    return result((values, indices))
 
 
 def cummax(input, axis):
@@ -75,12 +88,20 @@ def cummin(input, axis):
     return _cumulative_extremum("ops.cummin", input, axis, False)
 
 
+def _logaddexp(a, b):
+    big = ops.maximum(a, b)
+    gap = ops.neg(ops.abs(ops.sub(a, b)))
+    # -inf - -inf is NaN: where both are -inf the sum is -inf
+    gap = ops.where(ops.isinf(big), np.asarray(0, big.dtype), gap)
+    return ops.add(big, ops.log1p(ops.exp(gap)))
+
+
 def logcumsumexp(input, axis):
     """``log(cumsum(exp(input)))`` along ``axis``, computed stably."""
     x = float_of(input)
-    rows, mask, back, ax = _grid("ops.logcumsumexp", x, axis)
-    out = ops.logsumexp(ops.where(mask, rows, np.asarray(-np.inf, x.dtype)), axis=-1)
-    return result(_restore(out, back, ax, len(x.shape)))
+    (out,) = _prefix_scan("ops.logcumsumexp", (x,), axis,
+                          lambda a, b: (_logaddexp(a[0], b[0]),), (-np.inf,))
+    return result(out)
 
 
 def histc(input, bins=100, min=0., max=0.):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ._util import float_of, ops, result, tensor
 
 __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "atan2", "arcsin", "arccos", "arctan",
@@ -153,7 +155,9 @@ def logaddexp(input, other):
     """``log(exp(input) + exp(other))`` without overflow."""
     x, y = float_of(input), float_of(other)
     big = ops.maximum(x, y)
-    return result(ops.add(big, ops.log1p(ops.exp(ops.neg(ops.abs(ops.sub(x, y)))))))
+    gap = ops.neg(ops.abs(ops.sub(x, y)))
+    gap = ops.where(ops.isinf(big), np.asarray(0, big.dtype), gap)   # -inf - -inf is NaN
+    return result(ops.add(big, ops.log1p(ops.exp(gap))))
 
 
 def logaddexp2(input, other):
@@ -161,6 +165,7 @@ def logaddexp2(input, other):
     x, y = float_of(input), float_of(other)
     big = ops.maximum(x, y)
     gap = ops.mul(ops.neg(ops.abs(ops.sub(x, y))), math.log(2))
+    gap = ops.where(ops.isinf(big), np.asarray(0, big.dtype), gap)   # -inf - -inf is NaN
     return result(ops.add(big, ops.div(ops.log1p(ops.exp(gap)), math.log(2))))
 
 

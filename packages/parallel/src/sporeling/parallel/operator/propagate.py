@@ -1,15 +1,16 @@
 """The sharding-propagation pass: a strategy for every equation from the annotated ones.
 
 Annotated equations (and graph inputs given a layout) keep what the user chose. From them
-the pass walks the graph breadth-first; each equation reached takes the strategy that
-receives its already-placed neighbours' tensors with the fewest redistribution bytes --
-first the strategies that keep a neighbour's layout as it is, then every candidate. An
+the pass places one equation at a time -- the one whose placed neighbours exchange the most
+bytes with it -- giving it the strategy that receives and hands on their tensors with the
+fewest redistribution bytes (first the strategies that keep a neighbour's layout as it is,
+then every candidate). An
 equation reached from nothing runs replicated. The result, :class:`ShardedGraph`, holds
 each equation's strategy and the layout every graph input is stored in.
 """
 from __future__ import annotations
 
-from collections import deque
+import heapq
 from dataclasses import dataclass, field
 
 from sporeling.compiler.ir import Graph, Var
@@ -57,6 +58,13 @@ def graph_links(graph: Graph):
     return producer, consumers
 
 
+def _size(v) -> int:
+    n = v.aval.dtype.itemsize
+    for d in v.aval.shape:
+        n *= int(d)
+    return n
+
+
 def _nbytes(v) -> tuple:
     return tuple(v.aval.shape), v.aval.dtype.itemsize
 
@@ -79,6 +87,8 @@ def propagate(graph: Graph, n_axes: int, *, input_layouts: dict | None = None,
     in_lay = dict(input_layouts or {})
     producer, consumers = graph_links(graph)
     input_index = {v: k for k, v in enumerate(graph.inputs)}
+    outputs = {v: Layout.replicated(n_axes, len(v.aval.shape)) for v in graph.outputs
+               if isinstance(v, Var)}
 
     def layout_of_operand(i, k):
         """What operand k of equation i arrives in, if its source is placed (else None)."""
@@ -100,6 +110,8 @@ def propagate(graph: Graph, n_axes: int, *, input_layouts: dict | None = None,
                     total += plan_bytes(src, req[k], *_nbytes(v))
         outs = sh.out_layouts(dims[i])
         for k, v in enumerate(eqs[i].outputs):
+            if v in outputs:  # a result is handed back whole
+                total += plan_bytes(outs[k], outputs[v], *_nbytes(v))
             for j, kk in consumers.get(v, []):
                 if j in chosen:
                     need = chosen[j].in_layouts(dims[j])[kk]
@@ -120,25 +132,37 @@ def propagate(graph: Graph, n_axes: int, *, input_layouts: dict | None = None,
         found = [sh for sh in found if sh is not None]
         return found + candidates(eqs[i], dims[i], n_axes, full=False)
 
-    queue = deque(sorted(chosen))
-    for k, v in enumerate(graph.inputs):  # inputs given a layout seed their consumers
-        if k in in_lay:
-            queue.extend(j for j, _ in consumers.get(v, []) if j not in chosen)
-    visited: set[int] = set()
-    while queue:
-        i = queue.popleft()
-        if i in visited:
-            continue
-        visited.add(i)
+    # the next equation placed is the one whose placed neighbours bring the most bytes
+    # (ties: the earliest), so strategies spread along the data, not along weights
+    informed = [0] * len(eqs)
+    heap: list = []
+
+    def tell(i, nbytes):
         if i not in chosen:
-            best = min(options(i), key=lambda sh: cost(i, sh))  # first of equals wins
-            chosen[i] = best
+            informed[i] += nbytes
+            heapq.heappush(heap, (-informed[i], i))
+
+    def placed(i):
         eq = eqs[i]
         for v in eq.inputs:
-            if v in producer and producer[v][0] not in chosen:
-                queue.append(producer[v][0])
+            if v in producer:
+                tell(producer[v][0], _size(v))
         for v in eq.outputs:
-            queue.extend(j for j, _ in consumers.get(v, []) if j not in chosen)
+            for j, _ in consumers.get(v, []):
+                tell(j, _size(v))
+
+    for k, v in enumerate(graph.inputs):  # inputs given a layout inform their consumers
+        if k in in_lay:
+            for j, _ in consumers.get(v, []):
+                tell(j, _size(v))
+    for i in sorted(chosen):
+        placed(i)
+    while heap:
+        _, i = heapq.heappop(heap)
+        if i in chosen:
+            continue
+        chosen[i] = min(options(i), key=lambda sh: cost(i, sh))  # first of equals wins
+        placed(i)
     shardings = [chosen.get(i, OpSharding(n_axes, ())) for i in range(len(eqs))]
     return finish(graph, n_axes, dims, shardings, in_lay)
 

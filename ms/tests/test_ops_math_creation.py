@@ -167,3 +167,14 @@ def test_creation_inside_graph_mode():
     x = T(X)
     for eager, compiled in zip(f(x), in_graph(f, x)):
         assert_matches(compiled, eager.asnumpy())
+
+
+def test_facade_dtype_objects_are_accepted():
+    import sporeling.ms as ms
+    assert ops.ones((2,), ms.float16).dtype == np.float16
+    assert ops.sum(ops.ones((2,)), dtype=ms.float64).dtype == np.float64
+    assert ops.arange(3, dtype=ms.int32).dtype == np.int32
+    assert ops.eye(2, dtype=ms.bool_).dtype == np.bool_
+    assert ops.rand(2, dtype=ms.float64).dtype == np.float64
+    assert ops.fill(ms.int8, (2,), 3).dtype == np.int8
+    assert ops.scalar_cast(2.7, ms.int32) == 2

@@ -220,6 +220,8 @@ SPECIAL = [
     ("igamma", lambda: ops.igamma(T(P), T(P[::-1].copy())), scipy_special.gammainc(P, P[::-1])),
     ("igammac", lambda: ops.igammac(T(P), T(P[::-1].copy())), scipy_special.gammaincc(P, P[::-1])),
     ("erfinv", lambda: ops.erfinv(T(U)), scipy_special.erfinv(U)),
+    ("erfinv_float64_tails", lambda: ops.erfinv(T(np.array([-1.0, -0.999999, 1e-9, 0.9999, 1.0, 1.5]))),
+     scipy_special.erfinv(np.array([-1.0, -0.999999, 1e-9, 0.9999, 1.0, 1.5]))),
     ("bitwise_and", lambda: ops.bitwise_and(T(I), T(J)), np.bitwise_and(I, J)),
     ("bitwise_or", lambda: ops.bitwise_or(T(I), T(J)), np.bitwise_or(I, J)),
     ("bitwise_xor", lambda: ops.bitwise_xor(T(I), T(J)), np.bitwise_xor(I, J)),
@@ -245,7 +247,7 @@ def test_eager_only_function_refuses_graph_mode():
 
 
 GRADS = [
-    ("tan", ops.tan, U), ("asin", ops.asin, U), ("acos", ops.acos, U), ("atan", ops.atan, X),
+    ("erfinv", ops.erfinv, U), ("tan", ops.tan, U), ("asin", ops.asin, U), ("acos", ops.acos, U), ("atan", ops.atan, X),
     ("sinh", ops.sinh, X), ("cosh", ops.cosh, X), ("asinh", ops.asinh, X),
     ("acosh", ops.acosh, P + 1), ("atanh", ops.atanh, U), ("log2", ops.log2, P),
     ("logaddexp", lambda t: ops.logaddexp(t, T(np.ones(X.shape))), X),
@@ -268,7 +270,7 @@ def test_gradients_match_central_differences(name, fn, x):
 
 def test_graph_mode_matches_pynative():
     def f(x, y):
-        return ops.add(ops.mul(ops.tan(ops.atanh(x)), ops.hypot(x, y)),
+        return ops.add(ops.mul(ops.tan(ops.atanh(ops.erfinv(x))), ops.hypot(x, y)),
                        ops.fmod(y, 0.7)), ops.xlogy(ops.abs(x), ops.exp2(y))
     x, y = T(U), T(np.linspace(-1, 1, U.shape[0]).astype(np.float32))
     for eager, compiled in zip(f(x, y), in_graph(f, x, y)):

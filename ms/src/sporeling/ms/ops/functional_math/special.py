@@ -13,7 +13,7 @@ from ._util import SporelingError, Tensor, as_numpy
 
 __all__ = ["bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "bessel_j0", "bessel_j1",
            "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e", "bessel_y0", "bessel_y1",
-           "i0", "digamma", "polygamma", "mvlgamma", "igamma", "igammac", "erfinv",
+           "i0", "digamma", "polygamma", "mvlgamma", "igamma", "igammac",
            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
            "bitwise_right_shift", "invert", "gcd", "lcm", "nextafter"]
 
@@ -58,7 +58,6 @@ bessel_k1e = _same_float("k1e", "Exponentially scaled ``bessel_k1``.", "ops.bess
 bessel_y0 = _same_float("y0", "Bessel function of the second kind, order 0.", "ops.bessel_y0")
 bessel_y1 = _same_float("y1", "Bessel function of the second kind, order 1.", "ops.bessel_y1")
 digamma = _same_float("digamma", "The digamma function, the derivative of lgamma.", "ops.digamma")
-erfinv = _same_float("erfinv", "The inverse error function.", "ops.erfinv")
 i0 = _same_float("i0", "Same as ``bessel_i0``.", "ops.i0")
 
 

@@ -11,7 +11,7 @@ from ._util import float_of, ops, result, tensor
 __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "atan2", "arcsin", "arccos", "arctan",
            "arctan2", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsinh", "arccosh",
            "arctanh", "sinc", "deg2rad", "rad2deg", "exp", "exp2", "expm1", "log", "log2",
-           "log10", "log1p", "logaddexp", "logaddexp2", "logit", "erf", "erfc", "ldexp",
+           "log10", "log1p", "logaddexp", "logaddexp2", "logit", "erf", "erfc", "erfinv", "ldexp",
            "tanhshrink"]
 
 
@@ -185,6 +185,37 @@ def erf(input):
 def erfc(input):
     """``1 - erf(input)``."""
     return result(ops.sub(1, ops.erf(float_of(input))))
+
+
+# M. Giles, "Approximating the erfinv function" (GPU Computing Gems, 2010): single-precision
+# polynomials in w = -log(1 - x^2), one for the centre (w < 5) and one for the tails.
+_ERFINV_CENTRE = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
+                  0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
+_ERFINV_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
+                0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
+
+
+def _horner(coefficients, w):
+    p = coefficients[0]
+    for c in coefficients[1:]:
+        p = ops.add(ops.mul(p, w), c)
+    return p
+
+
+def erfinv(input):
+    """The inverse error function: Giles' polynomial start refined by two Newton steps on
+    ``erf`` (float64 accurate); +-inf at +-1, NaN outside [-1, 1]. Differentiable."""
+    y = float_of(input)
+    w = ops.neg(ops.log1p(ops.neg(ops.square(y))))               # -log(1 - y^2)
+    centre = _horner(_ERFINV_CENTRE, ops.sub(ops.minimum(w, 5.0), 2.5))
+    tail = _horner(_ERFINV_TAIL, ops.sub(ops.sqrt(ops.maximum(w, 5.0)), 3.0))
+    x = ops.mul(ops.where(ops.less(w, 5.0), centre, tail), y)
+    edge = ops.equal(ops.abs(y), 1)
+    x = ops.where(edge, np.asarray(0, x.dtype), x)               # keep the steps finite
+    for _ in range(2):
+        slope = ops.mul(ops.exp(ops.neg(ops.square(x))), 2 / math.sqrt(math.pi))
+        x = ops.sub(x, ops.div(ops.sub(ops.erf(x), y), slope))
+    return result(ops.where(edge, ops.mul(ops.sign(y), np.asarray(np.inf, x.dtype)), x))
 
 
 def ldexp(x, other):

@@ -205,3 +205,14 @@ def test_graph_mode_matches_pynative():
     x = T(M)
     for eager, compiled in zip(f(x), in_graph(f, x)):
         assert_matches(compiled, eager.asnumpy())
+
+
+def test_comparisons_in_graph_mode():
+    def f(x, y):
+        return (ops.isclose(x, y, equal_nan=True), ops.searchsorted(ops.sort(x[0])[0], y[0]),
+                ops.bucketize(x, [-1.0, 2.0, 5.0]), ops.intopk(x, ops.argmin(y, 1), 2),
+                ops.fmax(x, y), ops.nanmean(x, 1), ops.histc(x, bins=3, min=-8.0, max=8.0),
+                ops.isposinf(ops.div(x, 0.0)))
+    x, y = T(M), T(np.where(M > 4, np.nan, M[::-1]).astype(np.float32))
+    for eager, compiled in zip(f(x, y), in_graph(f, x, y)):
+        assert_matches(compiled, eager.asnumpy())

@@ -550,12 +550,10 @@ def space_to_batch_nd(input_x, block_size, paddings):
 
 
 def view_as_real(input):  # noqa: A002
-    """A complex tensor as (..., 2) real/imaginary pairs."""
-    x = tensor(input)
-    if x.dtype.kind != "c":
-        raise SporelingError("view_as_real takes a complex tensor", op="ops.view_as_real",
-                             expected="complex64 or complex128", got=str(x.dtype))
-    v = value_of(x)
+    """A complex array as (..., 2) real/imaginary pairs. Sporeling Tensors are real, so the
+    input is a complex NumPy array (or anything ``np.asarray`` makes complex)."""
+    v = value_of(input)
+    if v.dtype.kind != "c":
+        raise SporelingError("view_as_real takes complex values", op="ops.view_as_real",
+                             expected="a complex64 or complex128 array", got=str(v.dtype))
     return tensor(np.stack([v.real, v.imag], axis=-1))
-
-

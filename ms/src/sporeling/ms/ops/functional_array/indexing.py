@@ -214,6 +214,13 @@ def population_count(input_x):
     return tensor(bits.sum(-1).astype(np.uint8))
 
 
+def _along_axis_key(idx, axis):
+    """An index tuple reaching ``x[..., idx[i, j], ...]`` for every position of ``idx``
+    (which may be smaller than ``x`` on every axis)."""
+    grids = np.indices(tuple(idx.shape))
+    return tuple(idx if d == axis else tensor(grids[d]) for d in range(idx.ndim))
+
+
 def scatter(input, axis, index, src):  # noqa: A002
     """``input`` with out[index[i][j]][j] = src[i][j] along ``axis`` (``torch.scatter``);
     duplicate positions take the sum of their sources (MindSpore leaves them undefined)."""
@@ -223,9 +230,10 @@ def scatter(input, axis, index, src):  # noqa: A002
     s = tensor(src, x.dtype) if not isinstance(src, (int, float)) else \
         ops.broadcast_to(tensor(np.asarray(src, x.dtype)), tuple(idx.shape))
     s = ops.getitem(s, tuple(_bslice(0, n) for n in idx.shape))
-    written = ops.scatter_add(_zeros_like(x), idx, s, axis)
-    hits = ops.scatter_add(tensor(np.zeros(x.shape, np.float32)), idx,
-                           tensor(np.ones(idx.shape, np.float32)), axis)
+    key = _along_axis_key(idx, axis)
+    written = ops.add_at(_zeros_like(x), key, s)
+    hits = ops.add_at(tensor(np.zeros(x.shape, np.float32)), key,
+                      tensor(np.ones(idx.shape, np.float32)))
     return ops.where(hits > 0, written, x)
 
 
@@ -297,8 +305,9 @@ def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none")
     if reduction == "add":
         x = tensor(input_x)
         axis = canonical_axis(axis, x.ndim, "ops.tensor_scatter_elements")
-        return ops.scatter_add(x, _wrap(_ints(indices), x.shape[axis]), tensor(updates, x.dtype),
-                               axis)
+        idx = _wrap(_ints(indices), x.shape[axis])
+        u = ops.getitem(tensor(updates, x.dtype), tuple(_bslice(0, n) for n in idx.shape))
+        return ops.add_at(x, _along_axis_key(idx, axis), u)
     if reduction != "none":
         raise SporelingError("unknown reduction", op="ops.tensor_scatter_elements",
                              expected="'none' or 'add'", got=repr(reduction))

@@ -214,9 +214,13 @@ SPECIAL = [
     ("bessel_y1", lambda: ops.bessel_y1(T(P)), scipy_special.y1(P)),
     ("i0", lambda: ops.i0(T(X)), np.i0(X)),
     ("digamma", lambda: ops.digamma(T(P)), scipy_special.digamma(P)),
+    ("digamma_float64_reflected", lambda: ops.digamma(T(np.array([-2.5, -0.3, 1e-3, 0.7, 30.0]))),
+     scipy_special.digamma(np.array([-2.5, -0.3, 1e-3, 0.7, 30.0]))),
     ("polygamma", lambda: ops.polygamma(T(np.array(1)), T(P)), scipy_special.polygamma(1, P)),
     ("mvlgamma", lambda: ops.mvlgamma(T(P + 1), 2),
      np.array([scipy_special.multigammaln(v, 2) for v in P + 1])),
+    ("mvlgamma_float64", lambda: ops.mvlgamma(T(np.array([1.6, 3.0, 250.0])), 3),
+     np.array([scipy_special.multigammaln(v, 3) for v in [1.6, 3.0, 250.0]])),
     ("igamma", lambda: ops.igamma(T(P), T(P[::-1].copy())), scipy_special.gammainc(P, P[::-1])),
     ("igammac", lambda: ops.igammac(T(P), T(P[::-1].copy())), scipy_special.gammaincc(P, P[::-1])),
     ("erfinv", lambda: ops.erfinv(T(U)), scipy_special.erfinv(U)),
@@ -241,13 +245,19 @@ def test_special_functions_match_scipy(name, call, expected):
     assert_matches(call(), expected, rtol=1e-5, atol=1e-6)
 
 
+def test_mvlgamma_checks_its_domain():
+    with pytest.raises(Exception, match="exceed"):
+        ops.mvlgamma(T(np.array([0.4], np.float32)), 2)
+
+
 def test_eager_only_function_refuses_graph_mode():
     with pytest.raises(EagerOnlyError, match="ops.bessel_k0 has no Graph-mode"):
         in_graph(lambda x: ops.bessel_k0(x), T(P))
 
 
 GRADS = [
-    ("erfinv", ops.erfinv, U), ("tan", ops.tan, U), ("asin", ops.asin, U), ("acos", ops.acos, U), ("atan", ops.atan, X),
+    ("erfinv", ops.erfinv, U), ("tan", ops.tan, U), ("digamma", ops.digamma, X[X % 1 != 0]),
+    ("mvlgamma", lambda t: ops.mvlgamma(t, 2), P + 1), ("asin", ops.asin, U), ("acos", ops.acos, U), ("atan", ops.atan, X),
     ("sinh", ops.sinh, X), ("cosh", ops.cosh, X), ("asinh", ops.asinh, X),
     ("acosh", ops.acosh, P + 1), ("atanh", ops.atanh, U), ("log2", ops.log2, P),
     ("logaddexp", lambda t: ops.logaddexp(t, T(np.ones(X.shape))), X),
@@ -271,7 +281,7 @@ def test_gradients_match_central_differences(name, fn, x):
 def test_graph_mode_matches_pynative():
     def f(x, y):
         return ops.add(ops.mul(ops.tan(ops.atanh(ops.erfinv(x))), ops.hypot(x, y)),
-                       ops.fmod(y, 0.7)), ops.xlogy(ops.abs(x), ops.exp2(y))
+                       ops.fmod(y, 0.7)), ops.xlogy(ops.abs(x), ops.exp2(y)), ops.digamma(y)
     x, y = T(U), T(np.linspace(-1, 1, U.shape[0]).astype(np.float32))
     for eager, compiled in zip(f(x, y), in_graph(f, x, y)):
         assert_matches(compiled, eager.asnumpy(), rtol=1e-5, atol=1e-6)

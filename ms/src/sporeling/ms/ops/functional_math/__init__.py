@@ -4,9 +4,9 @@ differential functions, with MindSpore's signatures, over ``sx.ops``.
 
 Each module's ``__all__`` is gathered here; ``ms/api/ops_math.txt`` lists the names.
 """
-from . import (arraylike, clipping, comparison, creation, cumulative, decompositions, differential,
-               elementwise, linalg, other, random, reduction, sorting, special, spectral,
-               transcendental)
+from . import (arraylike, clipping, comparison, creation, cumulative, decompositions,
+               differential, elementwise, gamma_functions, linalg, other, random, reduction,
+               sorting, special, spectral, transcendental)
 from .arraylike import *       # noqa: F401,F403
 from .clipping import *        # noqa: F401,F403
 from .comparison import *      # noqa: F401,F403
@@ -15,6 +15,7 @@ from .cumulative import *      # noqa: F401,F403
 from .decompositions import *  # noqa: F401,F403
 from .differential import *    # noqa: F401,F403
 from .elementwise import *     # noqa: F401,F403
+from .gamma_functions import *  # noqa: F401,F403
 from .linalg import *          # noqa: F401,F403
 from .other import *           # noqa: F401,F403
 from .random import *          # noqa: F401,F403
@@ -24,7 +25,7 @@ from .special import *         # noqa: F401,F403
 from .spectral import *        # noqa: F401,F403
 from .transcendental import *  # noqa: F401,F403
 
-_MODULES = (arraylike, clipping, comparison, creation, cumulative, decompositions, differential,
-            elementwise, linalg, other, random, reduction, sorting, special, spectral,
-            transcendental)
+_MODULES = (arraylike, clipping, comparison, creation, cumulative, decompositions,
+            differential, elementwise, gamma_functions, linalg, other, random, reduction, sorting,
+            special, spectral, transcendental)
 __all__ = sorted({name for module in _MODULES for name in module.__all__})

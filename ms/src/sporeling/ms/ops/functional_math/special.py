@@ -13,7 +13,7 @@ from ._util import SporelingError, Tensor, as_numpy
 
 __all__ = ["bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "bessel_j0", "bessel_j1",
            "bessel_k0", "bessel_k0e", "bessel_k1", "bessel_k1e", "bessel_y0", "bessel_y1",
-           "i0", "digamma", "polygamma", "mvlgamma", "igamma", "igammac",
+           "i0", "polygamma", "igamma", "igammac",
            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
            "bitwise_right_shift", "invert", "gcd", "lcm", "nextafter"]
 
@@ -57,7 +57,6 @@ bessel_k1 = _same_float("k1", "Modified Bessel function of the second kind, orde
 bessel_k1e = _same_float("k1e", "Exponentially scaled ``bessel_k1``.", "ops.bessel_k1e")
 bessel_y0 = _same_float("y0", "Bessel function of the second kind, order 0.", "ops.bessel_y0")
 bessel_y1 = _same_float("y1", "Bessel function of the second kind, order 1.", "ops.bessel_y1")
-digamma = _same_float("digamma", "The digamma function, the derivative of lgamma.", "ops.digamma")
 i0 = _same_float("i0", "Same as ``bessel_i0``.", "ops.i0")
 
 
@@ -66,19 +65,6 @@ def polygamma(n, input):
     """The ``n``-th derivative of the digamma function. (PyNative only, no gradient.)"""
     a = _float_array(input)
     return Tensor(_scipy_special("ops.polygamma").polygamma(int(as_numpy(n)), a).astype(a.dtype))
-
-
-@eager_only("ops.mvlgamma")
-def mvlgamma(input, p):
-    """The multivariate log-gamma of dimension ``p``; every element must exceed
-    ``(p - 1) / 2``. (PyNative only, no gradient.)"""
-    a = _float_array(input)
-    if np.any(a <= (p - 1) / 2):
-        raise SporelingError("every element must exceed (p - 1) / 2", op="ops.mvlgamma",
-                             expected=f"input > {(p - 1) / 2}", got=f"min {a.min()}")
-    special = _scipy_special("ops.mvlgamma")
-    out = np.vectorize(lambda v: special.multigammaln(v, p))(a)
-    return Tensor(out.astype(a.dtype))
 
 
 def _binary_float(fn_name: str, doc: str, qualname: str):

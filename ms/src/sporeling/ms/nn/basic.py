@@ -121,7 +121,10 @@ class ChannelShuffle(Cell):
 
     def construct(self, x):
         shape = tuple(x.shape)
-        if len(shape) < 3 or shape[1] % self.groups:
+        if len(shape) < 3:
+            raise ShapeError("wrong input rank", op="ChannelShuffle",
+                             expected="(N, C, *spatial) with at least 3 axes", got=shape)
+        if shape[1] % self.groups:
             raise ShapeError("channels not divisible by groups", op="ChannelShuffle",
                              expected=f"(N, C, ...) with C % {self.groups} == 0", got=shape)
         n, c, rest = shape[0], shape[1], shape[2:]

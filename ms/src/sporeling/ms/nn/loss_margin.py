@@ -157,6 +157,10 @@ class CTCLoss(LossBase):
                              got=f"{tuple(log_probs.shape)} and {tuple(targets.shape)}")
         steps, n, _ = log_probs.shape
         s = targets.shape[1]
+        if targets.shape[0] != n:
+            raise ShapeError("batch sizes differ", op="CTCLoss",
+                             expected=f"targets with N={n} rows (log_probs is (T, N, C))",
+                             got=tuple(targets.shape))
         targets = ops.cast(targets, "int64")
         blanks = ops.add(ops.mul(targets, 0), self.blank)
         ext = ops.reshape(ops.stack([blanks, targets], 2), (n, 2 * s))

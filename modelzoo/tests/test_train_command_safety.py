@@ -118,10 +118,15 @@ def test_ctrl_c_stops_with_one_line_exit_130_and_saves_nothing(tmp_path):
     previous = tmp_path / "mlp_digits.safetensors"
     previous.write_bytes(b"the previous checkpoint")
     proc = _start_training(tmp_path)
-    first = proc.stderr.readline()  # the first epoch's progress line: training is under way
-    assert first.startswith("Epoch 1/200:"), first + proc.stderr.read()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        first = proc.stderr.readline()  # the first epoch's progress line: training is on
+        assert first.startswith("Epoch 1/200:"), first
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:  # the test failed: do not leave a 200-epoch run behind
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     lines = [line for line in err.splitlines() if not line.startswith("Epoch ")]

@@ -14,7 +14,8 @@ from sporeling.expression.serialization import load_checkpoint, save_checkpoint
 
 # A child that saves a 64 MB checkpoint. KILL_AT=fsync makes it wait when the temporary
 # file is complete (the worst moment for a kill: all bytes on disk, no rename yet);
-# KILL_AT=any lets the parent kill it wherever the save happens to be.
+# KILL_AT=early has the parent kill it as soon as the save starts (no save of 64 MB ends
+# within the millisecond the kill takes to arrive).
 _CHILD = textwrap.dedent("""
     import os, stat, sys, time
     import numpy as np
@@ -49,26 +50,23 @@ def test_kill_9_during_saves_leaves_one_file_after_the_next_save(tmp_path):
     small = np.arange(5, dtype=np.float32)
     save_checkpoint({"w": small}, str(target))
     before = target.read_bytes()
-    kills = [("fsync", 0.0), ("fsync", 0.0), ("any", 0.05), ("fsync", 0.0)]
-    for i, (kill_at, delay) in enumerate(kills):
+    for i, kill_at in enumerate(["fsync", "fsync", "early", "fsync"]):
         proc = _start_save(target, float(i + 1), kill_at)
-        _wait_for(proc, "saving")
-        if kill_at == "fsync":
-            _wait_for(proc, "fsync")
-        else:
-            try:
-                proc.wait(timeout=delay)
-            except subprocess.TimeoutExpired:
-                pass
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
-        proc.stdout.close()
+        try:
+            _wait_for(proc, "saving")
+            if kill_at == "fsync":
+                _wait_for(proc, "fsync")
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+            proc.stdout.close()
         # the previous checkpoint is intact after every kill
         assert target.read_bytes() == before
         np.testing.assert_array_equal(load_checkpoint(str(target))["w"].asnumpy(), small)
         temps = [f for f in os.listdir(tmp_path) if f != target.name]
         assert all(f.startswith(".big.safetensors.tmp-") for f in temps), temps
-        assert len(temps) <= i + 1  # at most one temporary per killed save
+        # the killed save's own temporary at most: each save removed the dead ones before it
+        assert len(temps) == 1 if kill_at == "fsync" else len(temps) <= 1, temps
     # a normal save removes the dead saves' temporaries: exactly one file remains
     save_checkpoint({"w": small * 2}, str(target))
     assert os.listdir(tmp_path) == [target.name]

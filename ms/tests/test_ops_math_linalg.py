@@ -91,6 +91,12 @@ GRADS = [
     ("vander", lambda t: ops.vander(t, 3), v3),
     ("inverse", ops.inverse, SQ),
     ("det", ops.det, SQ),
+    ("slogdet", lambda t: ops.slogdet(t)[1], SQ),
+    ("logdet", ops.logdet, SPD),
+    ("matrix_solve", lambda t: ops.matrix_solve(t, T(C.astype(np.float64))), SQ),
+    ("matrix_solve_rhs", lambda t: ops.matrix_solve(T(SQ.astype(np.float64)), t), C),
+    ("cholesky", ops.cholesky, SPD),
+    ("cholesky_solve", lambda t: ops.cholesky_solve(t, T(np.linalg.cholesky(SPD).astype(np.float64))), C),
 ]
 
 
@@ -107,11 +113,38 @@ def test_graph_mode_matches_pynative():
         assert_matches(compiled, eager.asnumpy(), rtol=1e-5, atol=1e-6)
 
 
-def test_decompositions_refuse_graph_mode():
-    with pytest.raises(EagerOnlyError, match="ops.inverse"):
-        in_graph(lambda m: ops.inverse(m), T(SQ))
+def test_svd_refuses_graph_mode():
+    with pytest.raises(EagerOnlyError, match="ops.svd"):
+        in_graph(lambda m: ops.svd(m), T(SQ))
 
 
-def test_singular_matrix_error_names_the_op():
-    with pytest.raises(Exception, match="ops.inverse"):
-        ops.inverse(T(np.zeros((2, 2), np.float32)))
+def test_singular_and_indefinite_matrices_are_named():
+    with pytest.raises(Exception, match="ops.inverse.*singular"):
+        ops.inverse(T(np.array([[1.0, 2.0], [2.0, 4.0]], np.float32)))
+    with pytest.raises(Exception, match="ops.cholesky.*positive"):
+        ops.cholesky(T(np.array([[1.0, 2.0], [2.0, 1.0]], np.float32)))
+    assert float(ops.det(T(np.array([[1.0, 2.0], [2.0, 4.0]], np.float32)))) == 0.0
+
+
+BATCH = (rng.standard_normal((4, 5, 5)) + 2 * np.eye(5)).astype(np.float64)
+
+
+def test_solvers_batch_and_pivot():
+    # a zero leading entry needs a row swap
+    swapped = np.array([[0.0, 2.0, 1.0], [1.0, 1.0, 0.0], [3.0, 0.0, 1.0]])
+    assert_matches(ops.inverse(T(swapped)), np.linalg.inv(swapped), rtol=1e-10, atol=1e-12)
+    assert_matches(ops.det(T(swapped)), np.linalg.det(swapped), rtol=1e-10)
+    assert_matches(ops.inverse(T(BATCH)), np.linalg.inv(BATCH), rtol=1e-9, atol=1e-12)
+    assert_matches(ops.slogdet(T(BATCH)), tuple(np.linalg.slogdet(BATCH)), rtol=1e-10)
+    spd = BATCH @ np.swapaxes(BATCH, -1, -2) + np.eye(5)
+    assert_matches(ops.cholesky(T(spd)), np.linalg.cholesky(spd), rtol=1e-10, atol=1e-12)
+
+
+def test_solvers_in_graph_mode():
+    def f(a, b):
+        return (ops.inverse(a), ops.det(a), ops.matrix_solve(a, b), ops.slogdet(a)[1],
+                ops.cholesky(ops.add(ops.matmul(a, ops.t(a)), ops.eye(3))),
+                ops.matrix_power(a, -1))
+    a, b = T(SQ), T(C)
+    for eager, compiled in zip(f(a, b), in_graph(f, a, b)):
+        assert_matches(compiled, eager.asnumpy(), rtol=1e-5, atol=1e-6)

@@ -6,7 +6,7 @@ Each module's ``__all__`` is gathered here; ``ms/api/ops_math.txt`` lists the na
 """
 from . import (arraylike, clipping, comparison, creation, cumulative, decompositions,
                differential, elementwise, gamma_functions, linalg, other, random, reduction,
-               sorting, special, spectral, transcendental)
+               solvers, sorting, special, spectral, transcendental)
 from .arraylike import *       # noqa: F401,F403
 from .clipping import *        # noqa: F401,F403
 from .comparison import *      # noqa: F401,F403
@@ -20,12 +20,13 @@ from .linalg import *          # noqa: F401,F403
 from .other import *           # noqa: F401,F403
 from .random import *          # noqa: F401,F403
 from .reduction import *       # noqa: F401,F403
+from .solvers import *         # noqa: F401,F403
 from .sorting import *         # noqa: F401,F403
 from .special import *         # noqa: F401,F403
 from .spectral import *        # noqa: F401,F403
 from .transcendental import *  # noqa: F401,F403
 
 _MODULES = (arraylike, clipping, comparison, creation, cumulative, decompositions,
-            differential, elementwise, gamma_functions, linalg, other, random, reduction, sorting,
-            special, spectral, transcendental)
+            differential, elementwise, gamma_functions, linalg, other, random, reduction, solvers,
+            sorting, special, spectral, transcendental)
 __all__ = sorted({name for module in _MODULES for name in module.__all__})

@@ -171,14 +171,14 @@ def trace(input):
 
 def matrix_power(input, n):
     """``input`` (``(..., m, m)``) multiplied by itself ``n`` times (identity for 0;
-    a negative ``n`` powers the inverse, PyNative only)."""
+    a negative ``n`` powers the inverse)."""
     x = tensor(input)
     if len(x.shape) < 2 or x.shape[-1] != x.shape[-2]:
         raise ShapeError("needs square matrices", op="ops.matrix_power",
                          expected="(..., m, m)", got=tuple(x.shape))
     n = int(n)
     if n < 0:
-        from .decompositions import inverse
+        from .solvers import inverse
         x, n = inverse(x), -n
     out = None
     base = x

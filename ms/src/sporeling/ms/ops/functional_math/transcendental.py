@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ._util import float_of, ops, result, tensor
+from ._util import float_of, ops, result
 
 __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "atan2", "arcsin", "arccos", "arctan",
            "arctan2", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsinh", "arccosh",

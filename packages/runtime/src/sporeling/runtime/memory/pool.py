@@ -325,6 +325,10 @@ class MemoryPool:
     def fit_under(self, cap: int) -> int:
         """Bring the reserved bytes within ``cap`` by releasing idle blocks (the bytes
         released); :class:`PoolError` naming what is held when live buffers need more."""
+        # Unlocked first look: the key's default is converted while options are collected,
+        # which can happen inside this pool's lock (a first get_context from _new_block).
+        if self._reserved() <= cap:
+            return 0
         with self._lock:
             self._drain()
             self._flush_cache()

@@ -146,6 +146,11 @@ def test_documented_examples():
     s = T(np.array([[8, 2, 1], [5, 9, 3], [4, 6, 7]], np.float16))
     assert_matches(ops.sort(s), (np.array([[1, 2, 8], [3, 5, 9], [4, 6, 7]], np.float16),
                                  np.array([[2, 1, 0], [2, 0, 1], [0, 1, 2]])))
+    # ops.nanmedian example (r2.3.1 docs)
+    x = T(np.array([[0.57, 0.11, np.nan], [0.38, np.nan, np.nan], [0.36, 0.16, np.nan]], np.float32))
+    values, index = ops.nanmedian(x, axis=0)
+    assert_matches(values, np.array([0.38, 0.11, np.nan], np.float32))
+    assert_matches(index, np.array([1, 0, 0]))
     # ops.cummax example (axis 0)
     c = T(np.array([[3, 4, 6, 10], [1, 6, 7, 9], [4, 3, 8, 7], [1, 3, 7, 9]], np.float32))
     values, indices = ops.cummax(c, axis=0)
@@ -189,6 +194,7 @@ GRADS = [
     ("nanmean", lambda t: ops.nanmean(t, 1), M),
     ("std", lambda t: ops.std(t, 0, ddof=1), M),
     ("median", lambda t: ops.median(t, 1)[0], DISTINCT),
+    ("nanmedian", lambda t: ops.nanmedian(t, 0, keepdims=True)[0], DISTINCT),
 ]
 
 

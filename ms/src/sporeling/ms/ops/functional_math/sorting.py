@@ -10,7 +10,8 @@ import numpy as np
 
 from ._util import SporelingError, float_of, one_axis, ops, result, tensor
 
-__all__ = ["sort", "argsort", "msort", "topk", "median", "searchsorted", "bucketize", "intopk"]
+__all__ = ["sort", "argsort", "msort", "topk", "median", "nanmedian", "searchsorted",
+           "bucketize", "intopk"]
 
 
 def _sort(op, x, axis, descending):
@@ -59,6 +60,21 @@ def median(input, axis=-1, keepdims=False):
     index = [slice(None)] * len(x.shape)
     index[ax] = slice(mid, mid + 1) if keepdims else mid
     return result((ops.getitem(values, tuple(index)), ops.getitem(indices, tuple(index))))
+
+
+def nanmedian(input, axis=-1, keepdims=False):
+    """``(values, indices)``: the lower median along ``axis`` of the non-NaN elements (NaN
+    sort last); NaN (index 0) where every element is NaN."""
+    x = tensor(input)
+    ax = one_axis("ops.nanmedian", axis, len(x.shape))
+    values, indices = _sort("ops.nanmedian", x, ax, False)
+    count = ops.sum(ops.cast(ops.logical_not(ops.isnan(x)), np.int64), axis=ax, keepdims=True)
+    mid = ops.clip(ops.floordiv(ops.sub(count, 1), 2), 0, None)       # lower median position
+    value = ops.take_along_axis(values, mid, ax)
+    index = ops.take_along_axis(indices, mid, ax)
+    if not keepdims:
+        value, index = ops.squeeze(value, ax), ops.squeeze(index, ax)
+    return result((value, index))
 
 
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None,

@@ -139,6 +139,12 @@ def test_documented_examples():
     # ops.max(x) with x = [0.0, 0.4, 0.6, 0.7, 0.1] -> (0.7, 3)
     values, index = ops.max(T(V))
     assert abs(float(values) - 0.7) < 1e-6 and int(index) == 3
+    values, index = ops.max(T(V), keepdims=True)
+    assert_matches(values, np.array([0.7], np.float32))
+    assert_matches(index, np.array([3]))
+    # ops.std(input, 1, 2, True) on [[1, 2, 3, 4], [-1, 1, 4, -10]] -> [[1.5811388] [7.3824115]]
+    x = T(np.array([[1, 2, 3, 4], [-1, 1, 4, -10]], np.float32))
+    assert_matches(ops.std(x, 1, 2, True), np.array([[1.5811388], [7.3824115]]))
     # ops.argmax([[1, 20, 5], [67, 8, 9], [130, 24, 15]], dim=-1) -> [1 0 0]
     x = T(np.array([[1, 20, 5], [67, 8, 9], [130, 24, 15]], np.float32))
     assert_matches(ops.argmax(x, dim=-1), np.array([1, 0, 0]))

@@ -19,7 +19,8 @@ class GradOperation(Primitive):
     * both: ``(input_gradients, weight_gradients)``.
 
     ``sens_param=True``: the gradient function takes the output's cotangent as an extra last
-    argument (MindSpore's ``sens``)."""
+    argument (MindSpore's ``sens``); without it the cotangent is all ones, as in MindSpore (a
+    non-scalar output is differentiated as its sum)."""
 
     def __init__(self, get_all=False, get_by_list=False, sens_param=False):
         super().__init__("GradOperation")
@@ -49,7 +50,8 @@ class GradOperation(Primitive):
             if n == 0 and position is not None:
                 raise SporelingError("no input to differentiate", op="ops.GradOperation",
                                      expected="at least one input", got="none")
-            out = sx.grad(fn, position, weights, sens_param=self.sens_param)(*args)
+            target = fn if self.sens_param else _summed(fn)
+            out = sx.grad(target, position, weights, sens_param=self.sens_param)(*args)
             if self.get_by_list and not self.get_all:
                 return tuple(out) if isinstance(out, (tuple, list)) else (out,)
             if self.get_all and self.get_by_list:
@@ -59,3 +61,16 @@ class GradOperation(Primitive):
             return out
         grad_fn.__name__ = f"grad_of_{getattr(fn, '__name__', type(fn).__name__)}"
         return grad_fn
+
+
+def _summed(fn):
+    """``fn`` with its output (each output of a tuple) summed: a cotangent of ones."""
+    def total(*args):
+        out = fn(*args)
+        outs = out if isinstance(out, (tuple, list)) else (out,)
+        result = None
+        for o in outs:
+            part = sx.ops.sum(o) if isinstance(o, sx.Tensor) and o.ndim else o
+            result = part if result is None else result + part
+        return result
+    return total

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+import scipy.special as scipy_special   # a declared dependency of sporeling-ms (special functions)
 
 import sporeling.expression as sx
 from sporeling.ms import ops
@@ -196,8 +197,6 @@ def test_integer_inputs_give_float32_for_math_functions():
     assert out.dtype == np.float32
     assert ops.mean(T(np.array([1, 2], np.int64))).dtype == np.float32
 
-
-scipy_special = pytest.importorskip("scipy.special")
 
 SPECIAL = [
     ("bessel_i0", lambda: ops.bessel_i0(T(X)), scipy_special.i0(X)),

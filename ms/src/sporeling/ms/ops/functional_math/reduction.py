@@ -27,7 +27,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def mean(input, axis=None, keep_dims=False):
-    """The mean over ``axis`` (integers give float32)."""
+    """The mean over ``axis`` (integers give float32). Note: the keyword is ``keep_dims``
+    here (``ops.sum`` takes ``dim``/``keepdim``, PyTorch ``keepdim``)."""
     return result(ops.mean(float_of(input), axis=axes(axis), keepdims=keep_dims))
 
 
@@ -119,7 +120,8 @@ def argmax(input, dim=None, keepdim=False):
 
 
 def argmin(input, axis=None, keepdims=False):
-    """The index of the minimum along ``axis`` (of the flattened input when None)."""
+    """The index of the minimum along ``axis`` (of the flattened input when None). Note:
+    MindSpore r2.3 spells it ``axis``/``keepdims`` here but ``dim``/``keepdim`` in argmax."""
     x = tensor(input)
     if axis is None:
         return result(ops.argmin(ops.reshape(x, (-1,))))
@@ -149,7 +151,8 @@ def var(input, axis=None, ddof=0, keepdims=False):
 
 
 def std(input, axis=None, ddof=0, keepdims=False):
-    """The standard deviation over ``axis`` (``ddof`` as :func:`var`)."""
+    """The standard deviation over ``axis`` (``ddof`` as :func:`var`; biased by default,
+    unlike ``torch.std``)."""
     return result(ops.std(float_of(input), axis=axes(axis), ddof=int(ddof), keepdims=keepdims))
 
 

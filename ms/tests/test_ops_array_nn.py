@@ -186,3 +186,53 @@ def test_gradients(fn, args):
 ])
 def test_graph_mode(fn, args):
     check_jit(fn, *[np.asarray(a, np.float32) for a in args], rtol=1e-5, atol=1e-5)
+
+
+def _deform_reference(x, w, off, stride, pad, dil, dg):
+    """Loop-based modulated deformable convolution (torchvision's definition)."""
+    n, cin, h, wd = x.shape
+    cout, _, kh, kw = w.shape
+    ho, wo = off.shape[2:]
+    parts = off.reshape(n, 3, dg, kh * kw, ho, wo)
+    out = np.zeros((n, cout, ho, wo))
+
+    def read(b, c, y, xx):
+        if y <= -1 or y >= h or xx <= -1 or xx >= wd:
+            return 0.0
+        y0, x0 = int(np.floor(y)), int(np.floor(xx))
+        total = 0.0
+        for yy, wy in ((y0, 1 - (y - y0)), (y0 + 1, y - y0)):
+            for xc, wx in ((x0, 1 - (xx - x0)), (x0 + 1, xx - x0)):
+                if 0 <= yy < h and 0 <= xc < wd:
+                    total += wy * wx * x[b, c, yy, xc]
+        return total
+    for b in range(n):
+        for oy in range(ho):
+            for ox in range(wo):
+                for c in range(cin):
+                    g = c // (cin // dg)
+                    for t in range(kh * kw):
+                        i, j = divmod(t, kw)
+                        y = oy * stride - pad + i * dil + parts[b, 1, g, t, oy, ox]
+                        xx = ox * stride - pad + j * dil + parts[b, 0, g, t, oy, ox]
+                        v = read(b, c, y, xx) * parts[b, 2, g, t, oy, ox]
+                        out[b, :, oy, ox] += w[:, c, i, j] * v
+    return out
+
+
+def test_deformable_conv2d():
+    x = RNG.standard_normal((1, 4, 5, 5))
+    w = RNG.standard_normal((3, 4, 2, 2))
+    zero = np.concatenate([np.zeros((1, 2 * 2 * 4, 3, 3)), np.ones((1, 2 * 4, 3, 3))], 1)
+    plain = ops.deformable_conv2d(T(x), T(w), T(zero), 2, (1, 1, 2, 2), (1, 1, 1, 1),
+                                  deformable_groups=2)
+    np.testing.assert_allclose(value(plain), conv(x, w, 2, 1), rtol=1e-10)
+    off = RNG.standard_normal((1, 3 * 2 * 4, 3, 3)) * 0.7
+    got = ops.deformable_conv2d(T(x), T(w), T(off), (2, 2), (1, 1, 2, 2), (1, 1, 1, 1),
+                                T([0.5, 0.0, -1.0]), deformable_groups=2)
+    expected = _deform_reference(x, w, off, 2, 1, 1, 2) + np.array([0.5, 0.0, -1.0])[:, None,
+                                                                                     None]
+    np.testing.assert_allclose(value(got), expected, rtol=1e-10)
+    check_grad(lambda o: ops.deformable_conv2d(T(x[:, :2, :3, :3]), T(w[:2, :2]), o, 2,
+                                               (1, 1, 1, 1), (0, 0, 0, 0)),
+               off[:, :12, :2, :2] * 0.3 + 0.05)

@@ -261,12 +261,19 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         raise SporelingError("unsupported mode", op="ops.grid_sample",
                              expected="mode 'bilinear'/'nearest', padding 'zeros'/'border'",
                              got=(mode, padding_mode))
-    n, c, h, w = x.shape
-    ho, wo = g.shape[1:3]
+    h, w = x.shape[2:]
     px = _unnormalize(ops.getitem(g, (Ellipsis, 0)), w, align_corners)
     py = _unnormalize(ops.getitem(g, (Ellipsis, 1)), h, align_corners)
     if padding_mode == "border":
         px, py = ops.clip(px, 0.0, float(w - 1)), ops.clip(py, 0.0, float(h - 1))
+    return sample_pixels(x, px, py, mode)
+
+
+def sample_pixels(x, px, py, mode="bilinear"):
+    """(N, C, H, W) read at pixel coordinates ``px``, ``py`` (N, Ho, Wo); corners outside the
+    image read 0. Differentiable in ``x`` and in the coordinates."""
+    n, c, h, w = x.shape
+    ho, wo = px.shape[1:3]
     flat = ops.reshape(x, (n, c, h * w))
 
     def tap(ix, iy):

@@ -59,6 +59,16 @@ def test_vjp_matches_the_transposed_jacobian():
     assert_matches(gy, X * X * v)
 
 
+def test_vjp_with_weights():
+    w = sx.Parameter(np.array([2.0, -1.0], np.float32), name="w")
+    v = np.array([1.0, 3.0], np.float32)
+    out, vjp_fn = ops.vjp(lambda x: ops.matmul(x, w), T(X), weights=[w])
+    (gx,), (gw,) = vjp_fn(T(v))
+    assert_matches(out, X @ np.array([2.0, -1.0]))
+    assert_matches(gx, np.outer(v, [2.0, -1.0]))
+    assert_matches(gw, X.T @ v)
+
+
 def test_vjp_has_aux():
     out, vjp_fn, aux = ops.vjp(lambda x: (ops.sin(x), ops.cos(x)), T(X), has_aux=True)
     assert_matches(aux, np.cos(X))

@@ -104,11 +104,9 @@ def _as_tuple(x):
 def vjp(fn, *inputs, weights=None, has_aux=False):
     """``(outputs, vjp_fn)``: ``vjp_fn(v)`` is the tuple of gradients of
     ``<fn(*inputs), v>`` w.r.t. every input (``v`` shaped like the outputs; a tuple for
-    tuple outputs). With ``has_aux``, ``fn`` returns ``(out, aux)`` and the result is
+    tuple outputs); with ``weights`` (Parameters) it is ``(input_grads, weight_grads)``.
+    With ``has_aux``, ``fn`` returns ``(out, aux)`` and the result is
     ``(out, vjp_fn, aux)``."""
-    if weights is not None:
-        raise SporelingError("weights are not supported", op="ops.vjp",
-                             expected="weights=None", got=repr(weights))
     inputs = tuple(tensor(x) for x in inputs)
     full = fn(*inputs)
     outputs, aux = (full[0], full[1:]) if has_aux else (full, None)
@@ -117,8 +115,10 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
 
     def vjp_fn(*v):
         cot = v[0] if len(v) == 1 else v
-        grads = sx.grad(target, positions, sens_param=True)(*inputs, cot)
-        return tuple(grads)
+        grads = sx.grad(target, positions, weights, sens_param=True)(*inputs, cot)
+        if weights is None:
+            return tuple(grads)
+        return tuple(grads[0]), grads[1]
 
     if has_aux:
         return outputs, vjp_fn, (aux[0] if len(aux) == 1 else aux)

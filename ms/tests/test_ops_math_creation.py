@@ -100,6 +100,10 @@ DRAWS = [  # name, draw, (mean, var) of the distribution, dtype
      np.float32),
     ("gamma", lambda: ops.gamma((20000,), T(np.float32(3.0)), T(np.float32(2.0))), (1.5, 0.75),
      np.float32),
+    ("random_gamma_small_alpha", lambda: ops.random_gamma((20000,), T(np.array([0.3], np.float32))),
+     (0.3, 0.3), np.float32),
+    ("random_gamma_large_alpha", lambda: ops.random_gamma((20000,), T(np.array([40.0], np.float32))),
+     (40.0, 40.0), np.float32),
     ("random_poisson", lambda: ops.random_poisson((20000,), T(np.array([4.0], np.float32))),
      (4.0, 4.0), np.float32),
 ]
@@ -154,6 +158,19 @@ def test_random_in_graph_mode_draws_anew_each_run():
     x = T(np.zeros(3, np.float32))
     a, b = f(x).asnumpy(), f(x).asnumpy()
     assert not np.array_equal(a, b)
+
+
+def test_gamma_follows_its_distribution_and_compiles():
+    import scipy.stats as scipy_stats   # declared test dependency
+    set_seed(4)
+    draws = ops.random_gamma((4000,), T(np.array([0.7, 2.5], np.float32))).asnumpy()
+    for j, a in enumerate([0.7, 2.5]):
+        assert scipy_stats.kstest(draws[:, j], scipy_stats.gamma(a).cdf).pvalue > 1e-3
+    f = sx.jit(lambda a: ops.gamma((3,), a, 2.0))
+    first, second = f(T(np.float32(2.0))).asnumpy(), f(T(np.float32(2.0))).asnumpy()
+    assert first.shape == (3,) and (first > 0).all() and not np.array_equal(first, second)
+    assert_matches(ops.random_gamma((4,), T(np.ones(1, np.float32)), seed=7),
+                   ops.random_gamma((4,), T(np.ones(1, np.float32)), seed=7).asnumpy())
 
 
 def test_numpy_samplers_refuse_graph_mode():

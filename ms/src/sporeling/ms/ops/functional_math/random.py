@@ -5,8 +5,8 @@ on every run) and follow ``ms.set_seed``.
 ``seed``: None draws from the global stream (reproducible after ``set_seed``); an int makes
 the draw a pure function of that seed -- the same values on every call, unlike MindSpore's
 stateful kernels, which advance per call. Laplace, categorical and multinomial sampling are
-composed (inverse CDF, Gumbel-max); ``gamma``, ``random_gamma`` and ``random_poisson`` have no
-primitive and sample with NumPy (PyNative only).
+composed (inverse CDF, Gumbel-max, Marsaglia-Tsang for the gamma family); ``random_poisson``
+has no primitive to be built from and samples with NumPy (PyNative only).
 """
 from __future__ import annotations
 
@@ -195,25 +195,57 @@ def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False)
     return multinomial(x, numsamples, replacement, key)
 
 
-def _numpy_rng(seed):
-    return np.random.default_rng(int(as_numpy(ops.seed_operand(None if seed is None else int(seed)))))
+def _offset(seed, k):
+    """The ``k``-th of several draws of one call: distinct seeds when ``seed`` is given."""
+    return None if seed is None else int(seed) + k
 
 
-@eager_only("ops.random_gamma")
+_PROPOSALS = 16   # Marsaglia-Tsang accepts >95% of proposals: all 16 fail with p < 1e-20
+
+
+def _standard_gamma(alpha, shape, seed):
+    """Gamma(``alpha``, 1) samples of ``shape`` (``alpha`` broadcasts to it): Marsaglia and
+    Tsang's squeeze method, ``_PROPOSALS`` proposals per sample evaluated at once and the
+    first accepted one kept; ``alpha < 1`` draws with ``alpha + 1`` and scales by
+    ``U ** (1 / alpha)``."""
+    alpha = ops.broadcast_to(float_of(alpha), shape)
+    small = ops.less(alpha, 1.0)
+    a = ops.where(small, ops.add(alpha, 1.0), alpha)
+    d = ops.sub(a, 1.0 / 3.0)
+    c = ops.rsqrt(ops.mul(d, 9.0))
+    z = _unit_normal((_PROPOSALS, *shape), np.dtype(alpha.dtype), _offset(seed, 0))
+    u = _unit_uniform((_PROPOSALS, *shape), np.dtype(alpha.dtype), _offset(seed, 1))
+    v = ops.pow(ops.add(ops.mul(c, z), 1.0), 3.0)
+    positive = ops.greater(v, 0)
+    safe_v = ops.where(positive, v, np.asarray(1, v.dtype))
+    bound = ops.add(ops.mul(ops.square(z), 0.5),
+                    ops.mul(d, ops.add(ops.sub(1.0, safe_v), ops.log(safe_v))))
+    accepted = ops.logical_and(positive, ops.less(ops.log(u), bound))
+    first = ops.expand_dims(ops.argmax(ops.cast(accepted, np.int8), axis=0), 0)
+    sample = ops.squeeze(ops.take_along_axis(ops.mul(d, safe_v), first, 0), 0)
+    boost = ops.pow(_unit_uniform(shape, np.dtype(alpha.dtype), _offset(seed, 2)),
+                    ops.reciprocal(alpha))
+    return ops.where(small, ops.mul(sample, boost), sample)
+
+
 def random_gamma(shape, alpha, seed=None):
-    """Gamma(``alpha``, 1) samples of shape ``shape + alpha.shape``. (PyNative only.)"""
-    a = as_numpy(alpha)
-    out = _numpy_rng(seed).gamma(a, size=_shape("ops.random_gamma", shape) + a.shape)
-    return Tensor(out.astype(a.dtype if a.dtype.kind == "f" else np.float32))
+    """Gamma(``alpha``, 1) samples of shape ``shape + alpha.shape``."""
+    alpha = float_of(alpha)
+    out_shape = _shape("ops.random_gamma", shape) + tuple(alpha.shape)
+    return result(_standard_gamma(alpha, out_shape, seed))
 
 
-@eager_only("ops.gamma")
 def gamma(shape, alpha, beta, seed=None):
     """Gamma(``alpha``, rate ``beta``) samples of ``shape`` broadcast with the parameters'
-    shapes. (PyNative only.)"""
-    a, b = as_numpy(alpha).astype(np.float32), as_numpy(beta).astype(np.float32)
-    size = np.broadcast_shapes(_shape("ops.gamma", shape), a.shape, b.shape)
-    return Tensor(_numpy_rng(seed).gamma(a, 1.0 / b, size=size).astype(np.float32))
+    shapes (mean ``alpha / beta``)."""
+    alpha, beta = float_of(alpha), float_of(beta)
+    size = tuple(np.broadcast_shapes(_shape("ops.gamma", shape), tuple(alpha.shape),
+                                     tuple(beta.shape)))
+    return result(ops.div(_standard_gamma(alpha, size, seed), beta))
+
+
+def _numpy_rng(seed):
+    return np.random.default_rng(int(as_numpy(ops.seed_operand(None if seed is None else int(seed)))))
 
 
 @eager_only("ops.random_poisson")

@@ -59,7 +59,13 @@ def test_set_context_passes_known_keys_and_accepts_mindspore_only_ones():
         ms.set_context(no_such_key=1)
 
 
-def test_auto_parallel_context_roundtrip():
+@pytest.mark.parametrize("parallel", [False, True], ids=["own", "sporeling.parallel"])
+def test_auto_parallel_context_roundtrip(parallel, monkeypatch):
+    import sys
+    if parallel:
+        pytest.importorskip("sporeling.parallel")
+    else:
+        monkeypatch.setitem(sys.modules, "sporeling.parallel", None)
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
                                  gradients_mean=True)
     try:
@@ -67,7 +73,7 @@ def test_auto_parallel_context_roundtrip():
     finally:
         ms.reset_auto_parallel_context()
     assert ms.get_auto_parallel_context("parallel_mode") == "stand_alone"
-    with pytest.raises(ContextError):
+    with pytest.raises(Exception, match="everything"):
         ms.set_auto_parallel_context(parallel_mode="everything")
 
 
@@ -101,7 +107,15 @@ def test_checkpoint_roundtrip_returns_mindspore_pair(tmp_path):
     np.testing.assert_array_equal(other.weight.asnumpy(), net.weight.asnumpy())
 
 
-def test_communication_single_process():
+@pytest.fixture
+def without_parallel(monkeypatch):
+    """The facade's own single-process implementation (as when sporeling-parallel is not
+    installed)."""
+    import sys
+    monkeypatch.setitem(sys.modules, "sporeling.parallel", None)
+
+
+def test_communication_single_process(without_parallel):
     communication.init()
     try:
         assert communication.get_rank() == 0 and communication.get_group_size() == 1
@@ -110,24 +124,46 @@ def test_communication_single_process():
         communication.create_group("pair", [0])
         assert communication.get_group_size("pair") == 1
         assert communication.get_world_rank_from_group_rank("pair", 0) == 0
+        assert communication.get_group_rank_from_world_rank(0, "pair") == 0
         with pytest.raises(SporelingError, match="group exists"):
             communication.create_group("pair", [0])
         with pytest.raises(SporelingError, match="rank_ids"):
             communication.create_group("big", [0, 1])
         with pytest.raises(SporelingError, match="unknown group"):
             communication.get_rank("nope")
+        communication.destroy_group("pair")
+        with pytest.raises(SporelingError, match="unknown group"):
+            communication.get_group_size("pair")
     finally:
         communication.release()
     with pytest.raises(SporelingError, match="init"):
         communication.get_rank()
+    with pytest.raises(SporelingError, match="backend"):
+        communication.init("gloo")
 
 
-def test_communication_delegates_to_sporeling_parallel(monkeypatch):
+def test_communication_delegates_to_a_module_that_implements_it(monkeypatch):
+    import sys
     import types
     fake = types.ModuleType("sporeling.parallel")
     fake.get_rank = lambda group=None: 3
-    monkeypatch.setitem(__import__("sys").modules, "sporeling.parallel", fake)
+    monkeypatch.setitem(sys.modules, "sporeling.parallel", fake)
     assert communication.get_rank() == 3
+    communication.init()          # fake has no init: the facade's own bookkeeping
+    try:
+        assert communication.get_group_size() == 1
+    finally:
+        communication.release()
+
+
+def test_communication_with_sporeling_parallel():
+    pytest.importorskip("sporeling.parallel")
+    communication.init()
+    try:
+        assert communication.get_rank() == 0 and communication.get_group_size() == 1
+        assert communication.get_rank(communication.GlobalComm.WORLD_COMM_GROUP) == 0
+    finally:
+        communication.release()
 
 
 def test_dataset_config_seed_reproduces_the_pipeline_order():

@@ -9,6 +9,7 @@ unchanged; they change nothing. Any other key is a ``ContextError`` naming the k
 """
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from sporeling.core import GRAPH_MODE, PYNATIVE_MODE
@@ -68,8 +69,21 @@ _AUTO_PARALLEL_DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients
 _auto_parallel: dict[str, Any] = dict(_AUTO_PARALLEL_DEFAULTS)
 
 
+def _parallel(name: str):
+    """``sporeling.parallel.<name>`` when that package is installed and provides it."""
+    try:
+        module = importlib.import_module("sporeling.parallel")
+    except ImportError:
+        return None
+    return getattr(module, name, None)
+
+
 def set_auto_parallel_context(**kwargs: Any) -> None:
-    """Recorded for ``ms.train.Model`` and ``nn`` wrappers; one process runs the whole model."""
+    """MindSpore's ``set_auto_parallel_context``: sporeling.parallel's when installed; else
+    recorded here (one process runs the whole model)."""
+    fn = _parallel("set_auto_parallel_context")
+    if fn is not None:
+        return fn(**kwargs)
     mode = kwargs.get("parallel_mode", _auto_parallel["parallel_mode"])
     modes = {v for k, v in vars(ParallelMode).items() if k.isupper()}
     if mode not in modes:
@@ -79,6 +93,9 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
 
 
 def get_auto_parallel_context(attr_key: str) -> Any:
+    fn = _parallel("get_auto_parallel_context")
+    if fn is not None:
+        return fn(attr_key)
     if attr_key not in _auto_parallel:
         raise ContextError("unknown auto-parallel key", op="ms.get_auto_parallel_context",
                            expected=f"one of {sorted(_auto_parallel)}", got=repr(attr_key))
@@ -86,5 +103,8 @@ def get_auto_parallel_context(attr_key: str) -> Any:
 
 
 def reset_auto_parallel_context() -> None:
+    fn = _parallel("reset_auto_parallel_context")
+    if fn is not None:
+        return fn()
     _auto_parallel.clear()
     _auto_parallel.update(_AUTO_PARALLEL_DEFAULTS)

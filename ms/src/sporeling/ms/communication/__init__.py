@@ -43,6 +43,7 @@ def _parallel(name: str):
 
 
 def _delegate(name, *args, **kwargs):
+    """(True, result) when sporeling.parallel implements ``name``, else (False, None)."""
     fn = _parallel(name)
     return (True, fn(*args, **kwargs)) if callable(fn) else (False, None)
 
@@ -65,11 +66,11 @@ def _check_group(op: str, group):
 
 def init(backend_name: str | None = None) -> None:
     """Start communication. One process: the world group is this process alone."""
-    done, _ = _delegate("init", backend_name)
     if backend_name is not None and backend_name not in _BACKENDS:
         raise SporelingError("unknown backend", op="communication.init",
                              expected=f"one of {sorted(_BACKENDS)} or None",
                              got=repr(backend_name))
+    _delegate("init", backend_name)
     GlobalComm.BACKEND = backend_name or "mccl"
     GlobalComm.WORLD_COMM_GROUP = _BACKENDS[GlobalComm.BACKEND]
     GlobalComm.INITED = True
@@ -82,22 +83,30 @@ def release() -> None:
     GlobalComm.INITED = False
 
 
+def _group(group):
+    """MindSpore's world-group names mean the world (None) for sporeling.parallel."""
+    return None if group in (None, *_BACKENDS.values()) else group
+
+
 def get_rank(group=None) -> int:
-    done, value = _delegate("get_rank", group)
+    """This process's rank in ``group`` (the world by default)."""
+    done, value = _delegate("get_rank", _group(group))
     if done:
         return value
     _check_inited("communication.get_rank")
-    group = _check_group("communication.get_rank", group)
+    _check_group("communication.get_rank", group)
     return 0
 
 
 def get_local_rank(group=None) -> int:
-    done, value = _delegate("get_local_rank", group)
+    """The rank on this machine: the rank itself (one machine)."""
+    done, value = _delegate("get_local_rank", _group(group))
     return value if done else get_rank(group)
 
 
 def get_group_size(group=None) -> int:
-    done, value = _delegate("get_group_size", group)
+    """How many ranks ``group`` has (the world by default)."""
+    done, value = _delegate("get_group_size", _group(group))
     if done:
         return value
     _check_inited("communication.get_group_size")
@@ -106,7 +115,8 @@ def get_group_size(group=None) -> int:
 
 
 def get_local_rank_size(group=None) -> int:
-    done, value = _delegate("get_local_rank_size", group)
+    """Ranks on this machine: the group size (one machine)."""
+    done, value = _delegate("get_local_rank_size", _group(group))
     return value if done else get_group_size(group)
 
 
@@ -128,6 +138,7 @@ def create_group(group: str, rank_ids) -> None:
 
 
 def destroy_group(group: str) -> None:
+    """Forget a group made by ``create_group``."""
     done, _ = _delegate("destroy_group", group)
     if done:
         return
@@ -138,11 +149,18 @@ def destroy_group(group: str) -> None:
 
 
 def get_world_rank_from_group_rank(group: str, group_rank_id: int) -> int:
+    """The world rank of member ``group_rank_id`` of ``group``."""
+    done, value = _delegate("get_world_rank_from_group_rank", group, group_rank_id)
+    if done:
+        return value
     group = _check_group("communication.get_world_rank_from_group_rank", group)
-    ranks = _groups.get(group, [0])
-    return ranks[group_rank_id]
+    return _groups.get(group, [0])[group_rank_id]
 
 
 def get_group_rank_from_world_rank(world_rank_id: int, group: str) -> int:
+    """The rank in ``group`` of world rank ``world_rank_id``."""
+    done, value = _delegate("get_group_rank_from_world_rank", world_rank_id, group)
+    if done:
+        return value
     group = _check_group("communication.get_group_rank_from_world_rank", group)
     return _groups.get(group, [0]).index(world_rank_id)

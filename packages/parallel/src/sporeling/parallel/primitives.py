@@ -33,7 +33,8 @@ import numpy as np
 
 from sporeling.compiler import Primitive, bind, def_backward
 from sporeling.compiler.core import Aval
-from sporeling.compiler.ops import broadcast_to, cast, div, equal, mul
+from sporeling.compiler.ops import add, broadcast_to, cast, div, equal, mul
+from sporeling.compiler.ir.trace import innermost_trace
 from sporeling.compiler.ops._util import as_operand
 from sporeling.core.errors import ShapeError
 
@@ -162,9 +163,11 @@ def _all_to_all_bwd(ct, x, *, out, split_axis, concat_axis, size, group):
     return (all_to_all(ct, concat_axis, split_axis, group),)
 
 
-@def_backward(send_p, uses=(0,))
+@def_backward(send_p, uses=(0, "out"))
 def _send_bwd(ct, x, *, out, dest, tag, group):
-    return (recv(x, dest, tag + GRAD_TAG, group),)
+    # like = x + token (zero): the gradient's recv depends on the forward send, so a graph
+    # returning only gradients keeps the send, and runs it first
+    return (recv(add(x, out), dest, tag + GRAD_TAG, group),)
 
 
 @def_backward(recv_p, uses=(0,))
@@ -175,19 +178,35 @@ def _recv_bwd(ct, like, *, out, source, tag, group):
 
 # ---- the functions ---------------------------------------------------------------------------
 
+def _bind(prim, x, **params):
+    """Bind ``prim``; while a graph is being traced, a constant operand (a plain array, or a
+    Tensor holding one -- such as the cotangent of a linear loss) is captured into the graph
+    instead of running at once: a collective must run when the graph runs, on every rank,
+    never once at trace time. Traced operands go through their interpreters as usual."""
+    trace = innermost_trace()
+    if trace is not None:
+        leaf = getattr(x, "_data", x)
+        if getattr(leaf, "_interpreter", None) is None:
+            out = trace.apply(prim, (leaf,), params)
+            if leaf is not x and trace.wrap_fresh is not None:  # a Tensor in, a Tensor out
+                return trace.wrap_fresh(out)
+            return out
+    return bind(prim, x, **params)
+
+
 def all_reduce(x, op: str = "sum", group: str | None = None):
     """``x`` reduced over ``group`` (None: the world) by ``op``: sum, mean, max, min, prod."""
     if op not in REDUCE_OPS:
         raise CommunicatorError("unknown reduction", op="all_reduce",
                                 expected=f"one of {', '.join(REDUCE_OPS)}", got=repr(op))
-    return bind(all_reduce_p, as_operand(x), op=op, group=group)
+    return _bind(all_reduce_p, as_operand(x), op=op, group=group)
 
 
 def all_gather(x, axis: int = 0, group: str | None = None):
     """Every member's ``x`` concatenated along ``axis`` in rank order."""
     x = as_operand(x)
     axis = _check_axis("all_gather", axis, len(x.shape))
-    return bind(all_gather_p, x, axis=axis, size=_size("all_gather", group), group=group)
+    return _bind(all_gather_p, x, axis=axis, size=_size("all_gather", group), group=group)
 
 
 def reduce_scatter(x, op: str = "sum", axis: int = 0, group: str | None = None):
@@ -197,18 +216,18 @@ def reduce_scatter(x, op: str = "sum", axis: int = 0, group: str | None = None):
         raise CommunicatorError("unknown reduction", op="reduce_scatter",
                                 expected=f"one of {', '.join(REDUCE_OPS)}", got=repr(op))
     axis = _check_axis("reduce_scatter", axis, len(x.shape))
-    return bind(reduce_scatter_p, x, op=op, axis=axis, size=_size("reduce_scatter", group),
+    return _bind(reduce_scatter_p, x, op=op, axis=axis, size=_size("reduce_scatter", group),
                 group=group)
 
 
 def broadcast(x, root: int = 0, group: str | None = None):
     """``root``'s ``x`` on every member (the others' ``x`` gives shape and dtype)."""
-    return bind(broadcast_p, as_operand(x), root=int(root), group=group)
+    return _bind(broadcast_p, as_operand(x), root=int(root), group=group)
 
 
 def reduce(x, root: int = 0, group: str | None = None):
     """The sum of every member's ``x`` on ``root``; zeros on the other members."""
-    return bind(reduce_p, as_operand(x), root=int(root), group=group)
+    return _bind(reduce_p, as_operand(x), root=int(root), group=group)
 
 
 def all_to_all(x, split_axis: int = 0, concat_axis: int = 0, group: str | None = None):
@@ -217,18 +236,18 @@ def all_to_all(x, split_axis: int = 0, concat_axis: int = 0, group: str | None =
     x = as_operand(x)
     split_axis = _check_axis("all_to_all", split_axis, len(x.shape))
     concat_axis = _check_axis("all_to_all", concat_axis, len(x.shape))
-    return bind(all_to_all_p, x, split_axis=split_axis, concat_axis=concat_axis,
+    return _bind(all_to_all_p, x, split_axis=split_axis, concat_axis=concat_axis,
                 size=_size("all_to_all", group), group=group)
 
 
 def send(x, dest: int, tag: int = 0, group: str | None = None):
     """Send ``x`` to member ``dest``; returns a 0-d zero token (see the module doc)."""
-    return bind(send_p, as_operand(x), dest=int(dest), tag=int(tag), group=group)
+    return _bind(send_p, as_operand(x), dest=int(dest), tag=int(tag), group=group)
 
 
 def recv(like, source: int, tag: int = 0, group: str | None = None):
     """The array member ``source`` sent, shaped and typed like ``like``."""
-    return bind(recv_p, as_operand(like), source=int(source), tag=int(tag), group=group)
+    return _bind(recv_p, as_operand(like), source=int(source), tag=int(tag), group=group)
 
 
 # ---- kernels (any backend holding NumPy arrays) -----------------------------------------------

@@ -12,7 +12,11 @@ there; this class checks arguments, handles axes, ``mean`` and dtypes MPI cannot
 
     >>> from sporeling.parallel.testing import run_local
     >>> import numpy as np
-    >>> run_local(2, lambda comm: comm.all_reduce(np.array([comm.rank + 1.0])).tolist())
+    >>> from sporeling.parallel.comm import current
+    >>> def job():
+    ...     comm = current()
+    ...     return comm.all_reduce(np.array([comm.rank + 1.0])).tolist()
+    >>> run_local(2, job)
     [[3.0], [3.0]]
 """
 from __future__ import annotations

@@ -14,11 +14,12 @@ from ..errors import CollectiveTimeoutError
 
 __all__ = ["Handle", "DoneHandle", "PollingHandle"]
 
-SPIN_S = 0.5
-"""How long a poll loop spins before it sleeps between polls. MPI makes progress only inside
-its calls, so sleeping early would slow a large transfer; a long wait is a late rank, where
-yielding the core matters more."""
-SLEEP_S = 0.0005
+SPIN_S = 0.01
+"""How long a poll loop spins before it yields the core between polls (``sleep(0)``). MPI
+makes progress only inside its calls, so a sleeping poller slows a large transfer."""
+YIELD_S = 1.0
+"""After this long the wait is for a late peer: poll every ``SLEEP_S`` instead."""
+SLEEP_S = 0.001
 
 
 def default_timeout() -> float:
@@ -49,8 +50,10 @@ class Handle:
             now = time.monotonic()
             if now >= deadline:
                 return False
-            if now - start > SPIN_S:
+            if now - start > YIELD_S:
                 time.sleep(SLEEP_S)
+            elif now - start > SPIN_S:
+                time.sleep(0)
         return True
 
     def _detail(self) -> str:

@@ -6,7 +6,7 @@ from sporeling.compiler import ops
 from sporeling.parallel.operator import ShardingError, shard, strategy
 from sporeling.parallel.testing import run_local
 
-from _models import block, block_args, mlp
+from _parallel_models import block, block_args, mlp
 
 
 @pytest.mark.parametrize("n", [2, 4])

@@ -75,9 +75,9 @@ class Layout:
 
     def local_size(self, shape) -> int:
         size = 1
-        for n in self.local_shape(shape):
-            size *= n
-        return size
+        for n in shape:
+            size *= int(n)
+        return size >> sum(len(axes) for axes in self.dims)  # every split divides
 
     def block_index(self, rank: int, dim: int) -> int:
         index = 0

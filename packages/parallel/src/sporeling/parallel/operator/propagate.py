@@ -17,7 +17,7 @@ from sporeling.compiler.ir import Graph, Var
 
 from .annotate import annotation
 from .layout import Layout
-from .redistribution import plan_bytes
+from .redistribution import plan_shape
 from .rules import OpDims, sharding_rule
 from .opsharding import (OpSharding, candidates, from_input_layout, from_output_layout,
                        from_strategy)
@@ -65,18 +65,25 @@ def _size(v) -> int:
     return n
 
 
-def _nbytes(v) -> tuple:
-    return tuple(v.aval.shape), v.aval.dtype.itemsize
+def _moved_bytes(src: Layout, dst: Layout, v) -> float:
+    if src == dst:
+        return 0.0
+    return plan_shape(src, dst)[1] * src.local_size(v.aval.shape) * v.aval.dtype.itemsize
 
 
 def propagate(graph: Graph, n_axes: int, *, input_layouts: dict | None = None,
-              fixed: dict | None = None) -> ShardedGraph:
+              fixed: dict | None = None, transfer=None, op_cost=None,
+              choices=None) -> ShardedGraph:
     """Strategies for every equation of ``graph`` on ``2**n_axes`` devices.
 
     ``fixed``: equation index -> OpSharding chosen already; equations annotated while
     tracing (:func:`~.annotate.strategy`) are checked and fixed too. ``input_layouts``:
-    graph input index -> Layout the caller gives that input in.
+    graph input index -> Layout the caller gives that input in. The search passes its cost
+    model: ``transfer(src, dst, var)`` prices a redistribution (default: bytes moved),
+    ``op_cost(i, sharding)`` a strategy on its own (default: 0), ``choices(i)`` the
+    candidates (default: every split that fits).
     """
+    transfer = transfer or _moved_bytes
     eqs = graph.equations
     dims = [sharding_rule(eq) for eq in eqs]
     chosen: dict[int, OpSharding] = dict(fixed or {})
@@ -101,21 +108,21 @@ def propagate(graph: Graph, n_axes: int, *, input_layouts: dict | None = None,
         return None
 
     def cost(i, sh):
-        total = 0
+        total = op_cost(i, sh) if op_cost is not None else 0
         req = sh.in_layouts(dims[i])
         for k, v in enumerate(eqs[i].inputs):
             if isinstance(v, Var):
                 src = layout_of_operand(i, k)
                 if src is not None:
-                    total += plan_bytes(src, req[k], *_nbytes(v))
+                    total += transfer(src, req[k], v)
         outs = sh.out_layouts(dims[i])
         for k, v in enumerate(eqs[i].outputs):
             if v in outputs:  # a result is handed back whole
-                total += plan_bytes(outs[k], outputs[v], *_nbytes(v))
+                total += transfer(outs[k], outputs[v], v)
             for j, kk in consumers.get(v, []):
                 if j in chosen:
                     need = chosen[j].in_layouts(dims[j])[kk]
-                    total += plan_bytes(outs[k], need, *_nbytes(v))
+                    total += transfer(outs[k], need, v)
         return total
 
     def options(i):
@@ -130,7 +137,9 @@ def propagate(graph: Graph, n_axes: int, *, input_layouts: dict | None = None,
                     need = chosen[j].in_layouts(dims[j])[kk]
                     found.append(from_output_layout(eqs[i], dims[i], k, need))
         found = [sh for sh in found if sh is not None]
-        return found + candidates(eqs[i], dims[i], n_axes, full=False)
+        more = choices(i) if choices is not None else candidates(eqs[i], dims[i], n_axes,
+                                                                 full=False)
+        return found + list(more)
 
     # the next equation placed is the one whose placed neighbours bring the most bytes
     # (ties: the earliest), so strategies spread along the data, not along weights

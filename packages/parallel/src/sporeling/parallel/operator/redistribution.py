@@ -17,12 +17,13 @@ a dimension changing its splitting axis moves by all-to-all, never by gather-the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from .layout import Layout, rank_bit
 
-__all__ = ["Step", "plan", "plan_bytes", "apply_plan", "PairGroups"]
+__all__ = ["Step", "plan", "plan_bytes", "plan_shape", "apply_plan", "PairGroups"]
 
 
 @dataclass(frozen=True)
@@ -44,68 +45,66 @@ def _prefix(a, b) -> int:
 
 def plan(src: Layout, dst: Layout, shape, itemsize: int) -> list[Step]:
     """The steps turning ``src`` into ``dst`` (``dst`` must not be partial)."""
+    block = itemsize
+    for n, ax in zip(shape, src.dims):
+        block *= int(n) >> len(ax)
+    return [Step(kind, axis, dim, src_dim, op, int(factor * block))
+            for kind, axis, dim, src_dim, op, factor in _moves(src, dst)]
+
+
+def _moves(src: Layout, dst: Layout) -> list[tuple]:
+    """(kind, axis, dim, src_dim, op, bytes sent / bytes of the source block) per step."""
     cur = [list(ax) for ax in src.dims]
-    want = [tuple(ax) for ax in dst.dims]
-    block = src.local_size(shape) * itemsize
-    steps: list[Step] = []
+    want = dst.dims
+    where = {a: d for d, ax in enumerate(want) for a in ax}
+    block = 1.0
+    moves: list[tuple] = []
 
     def ready(d, axis):  # can ``axis`` be appended to dim ``d`` now, as ``want`` orders it?
-        n = len(cur[d])
-        return tuple(cur[d]) == want[d][:n] and n < len(want[d]) and want[d][n] == axis
-
-    def target_dim(axis):
-        for d, ax in enumerate(want):
-            if axis in ax:
-                return d
-        return -1
+        c, w = cur[d], want[d]
+        n = len(c)
+        return n < len(w) and w[n] == axis and tuple(c) == w[:n]
 
     for axis, op in src.partial:
-        d = target_dim(axis)
+        d = where.get(axis, -1)
         if op == "sum" and d >= 0 and ready(d, axis):
-            steps.append(Step("reduce_scatter", axis, d, bytes=block // 2))
+            moves.append(("reduce_scatter", axis, d, -1, "sum", block / 2))
             cur[d].append(axis)
-            block //= 2
+            block /= 2
         else:
-            steps.append(Step("all_reduce", axis, op=op, bytes=block))
-    while True:
-        moved = False
-        for d in range(len(cur)):  # undo splits the target does not keep, innermost first
-            if len(cur[d]) > _prefix(cur[d], want[d]):
-                axis = cur[d].pop()
-                d2 = target_dim(axis)
+            moves.append(("all_reduce", axis, -1, -1, op, block))
+    changed = True
+    while changed:  # undo splits the target does not keep, innermost first
+        changed = False
+        for d, c in enumerate(cur):
+            while len(c) > _prefix(c, want[d]):
+                axis = c.pop()
+                d2 = where.get(axis, -1)
                 if d2 >= 0 and d2 != d and ready(d2, axis):
-                    steps.append(Step("all_to_all", axis, d2, d, bytes=block // 2))
+                    moves.append(("all_to_all", axis, d2, d, "sum", block / 2))
                     cur[d2].append(axis)
                 else:
-                    steps.append(Step("all_gather", axis, d, bytes=block))
+                    moves.append(("all_gather", axis, d, -1, "sum", block))
                     block *= 2
-                moved = True
-                break
-        if moved:
-            continue
-        for d in range(len(cur)):
-            while len(cur[d]) < len(want[d]):
-                axis = want[d][len(cur[d])]
-                held = [e for e in range(len(cur)) if axis in cur[e]]
-                if held:  # the axis splits another dimension's kept prefix: free it first
-                    e = held[0]
-                    while axis in cur[e]:
-                        gone = cur[e].pop()
-                        steps.append(Step("all_gather", gone, e, bytes=block))
-                        block *= 2
-                    moved = True
-                    break
-                steps.append(Step("split", axis, d))
-                cur[d].append(axis)
-                block //= 2
-            if moved:
-                break
-        if not moved:
-            return steps
+                changed = True
+    for d, c in enumerate(cur):  # every dimension now splits by a prefix of its target
+        for axis in want[d][len(c):]:
+            moves.append(("split", axis, d, -1, "sum", 0.0))
+            c.append(axis)
+            block /= 2
+    return moves
 
 
 def plan_bytes(src: Layout, dst: Layout, shape, itemsize: int) -> int:
     return sum(s.bytes for s in plan(src, dst, shape, itemsize))
+
+
+@lru_cache(maxsize=1 << 18)
+def plan_shape(src: Layout, dst: Layout) -> tuple[int, float]:
+    """(collective steps, bytes sent per byte of the source block): the plan's shape does
+    not depend on the tensor's, so costs of many tensors share one plan."""
+    moves = _moves(src, dst)
+    return sum(1 for m in moves if m[0] != "split"), sum(m[5] for m in moves)
 
 
 class PairGroups:

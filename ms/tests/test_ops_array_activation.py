@@ -2,13 +2,13 @@
 examples; gradients and Graph mode for a selection."""
 import numpy as np
 import pytest
+from scipy.special import erf
 
 from sporeling.ms import ops
 
 from array_nn_checks import T, check_grad, check_jit, value
 
 X = np.array([[-2.0, -0.5, 0.0], [0.3, 1.5, 4.0]], np.float32)
-erf = pytest.importorskip("scipy.special").erf
 
 
 def _softmax(a, axis=-1):

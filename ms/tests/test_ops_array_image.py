@@ -2,6 +2,7 @@
 and MindSpore's documented examples; gradients and Graph mode for a selection."""
 import numpy as np
 import pytest
+from scipy.spatial import distance as spatial
 
 import sporeling.expression as sx
 from sporeling.ms import ops
@@ -12,7 +13,6 @@ from array_nn_checks import T, check_grad, check_jit, value
 RNG = np.random.default_rng(2)
 IMG = np.arange(12.0).reshape(1, 1, 3, 4)
 PTS = RNG.standard_normal((2, 4, 3))
-spatial = pytest.importorskip("scipy.spatial.distance")
 
 
 def _bilinear(x, out_h, out_w):

@@ -236,3 +236,17 @@ def test_deformable_conv2d():
     check_grad(lambda o: ops.deformable_conv2d(T(x[:, :2, :3, :3]), T(w[:2, :2]), o, 2,
                                                (1, 1, 1, 1), (0, 0, 0, 0)),
                off[:, :12, :2, :2] * 0.3 + 0.05)
+
+
+@pytest.mark.parametrize("k, s, p", [(3, 2, 1), (2, 1, 1), (3, 3, 0)])
+def test_2d_pooling_fast_paths_match_the_reference(k, s, p):
+    x = X4 - 3.0  # negative values: padding must never win a maximum
+    np.testing.assert_allclose(value(ops.max_pool2d(T(x), k, s, p)),
+                               pool(x, (k, k), (s, s), p)[0])
+    np.testing.assert_allclose(value(ops.max_pool2d(T(x), k, s, p, dilation=2)),
+                               pool(x, (k, k), (s, s), p, dilation=2)[0])
+    for include in (True, False):
+        np.testing.assert_allclose(value(ops.avg_pool2d(T(x), k, s, p,
+                                                        count_include_pad=include)),
+                                   pool(x, (k, k), (s, s), p, kind="avg",
+                                        count_include_pad=include))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import sporeling.expression as sx
-from sporeling.core import PluginError, PluginHost, get_plugin_host, impl
+from sporeling.core import PluginError, PluginHost, PluginWarning, get_plugin_host, impl
 from sporeling.zoo import create_model, list_models
 from sporeling.zoo.registry import ModelRegistry
 
@@ -40,5 +40,6 @@ def test_a_model_name_registered_twice_names_both_plugins():
 
     host = PluginHost(load=False)
     host.add_plugins([("owner", "d", "0", owner), plugin("a"), plugin("b")])
-    with pytest.raises(PluginError, match="model 'net' is registered twice.*'a' and 'b'"):
-        host.collect("sporeling_add_models", ModelRegistry())
+    with pytest.warns(PluginWarning, match="model 'net'.*plugin 'a'.*plugin 'b'"):
+        models = host.collect("sporeling_add_models", ModelRegistry())
+    assert models.source_of("net") == "a" and [f.name for f in host.failed] == ["b"]

@@ -48,3 +48,46 @@ def test_console_script_version():
     out = subprocess.run([sys.executable, "-c", "from sporeling.core.cli import main; main()",
                           "--version"], capture_output=True, text=True)
     assert out.returncode == 0 and "sporeling-core 0.1.0" in out.stdout
+
+
+HELLO = """
+    from sporeling.core import impl
+
+    @impl
+    def sporeling_add_commands(commands):
+        commands.add_command("hello", help="greet", run=lambda args: print("{who}"))
+"""
+
+
+def test_a_second_command_of_one_name_drops_its_plugin_and_the_rest_works(
+        fake_distribution, fresh_host, capsys, recwarn):
+    fake_distribution("sporeling-hello", {"hello_one": HELLO.format(who="first")},
+                      {"hello": "hello_one"})
+    fake_distribution("sporeling-howdy", {"hello_two": HELLO.format(who="second")},
+                      {"howdy": "hello_two"})
+    fresh_host()
+    assert main(["hello"]) == 0 and capsys.readouterr().out == "first\n"
+    assert main(["plugins"]) == 1
+    out = capsys.readouterr().out
+    assert "failed (1)" in out and "howdy" in out
+    assert "command 'hello'" in out and "(sporeling-hello)" in out and "(sporeling-howdy)" in out
+    assert "SPORELING_DISABLED_PLUGINS=howdy" in out
+
+
+def test_a_second_context_option_of_one_name_is_caught_by_sporeling_plugins(
+        fake_distribution, fresh_host, capsys, recwarn):
+    fake_distribution("sporeling-moody", {"moody_plugin": """
+        from sporeling.core import impl
+
+        @impl
+        def sporeling_add_context_options(options):
+            options.add_option("mode", "happy", doc="d", valid="a mood")
+    """}, {"moody": "moody_plugin"})
+    fresh_host()
+    assert main(["plugins"]) == 1
+    out = capsys.readouterr().out
+    assert "context option 'mode'" in out and "plugin 'core' (sporeling-core)" in out
+    assert "plugin 'moody' (sporeling-moody)" in out
+    from sporeling.core import GRAPH_MODE, get_context, set_context
+    set_context(mode=GRAPH_MODE)                       # core's option, working
+    assert get_context("mode") == GRAPH_MODE

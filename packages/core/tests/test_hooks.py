@@ -5,6 +5,8 @@ import pytest
 
 from sporeling.core import (PluginError, PluginHost, PluginWarning, Registry, get_plugin_host,
                             hookspec, impl)
+from sporeling.core.cli import Commands
+from sporeling.core.hooks import declare_registry
 
 GOOD = """
     from sporeling.core import impl
@@ -74,33 +76,101 @@ def _plugin(name, body):
     return (name, "dist-" + name, "0", module)
 
 
-def test_collect_reports_duplicates_with_both_plugin_names():
-    host = PluginHost(load=False)
+def _owner():
     owner = types.ModuleType("owner")
     owner.HOOKSPECS = _Specs
-    host.add_plugins([("owner", "d", "0", owner),
+    return ("owner", "d", "0", owner)
+
+
+def test_a_duplicate_drops_the_later_plugin_naming_both_and_the_rest_keeps_working():
+    host = PluginHost(load=False)
+
+    def b(widgets):
+        widgets.add("lever", 3)          # added before the clash: rolled back with it
+        widgets.add("knob", 2)
+
+    host.add_plugins([_owner(),
                       _plugin("a", lambda widgets: widgets.add("knob", 1)),
-                      _plugin("b", lambda widgets: widgets.add("knob", 2))])
-    with pytest.raises(PluginError, match="widget 'knob' is registered twice.*'a' and 'b'"):
-        host.collect("sporeling_add_widgets", Registry("widget"))
+                      _plugin("b", b),
+                      _plugin("c", lambda widgets: widgets.add("switch", 4))])
+    with pytest.warns(PluginWarning, match="'b'"):
+        widgets = host.collect("sporeling_add_widgets", Registry("widget"))
+    assert dict(widgets.items()) == {"knob": 1, "switch": 4} and widgets.source_of("knob") == "a"
+    failure = {f.name: f for f in host.failed}["b"]
+    assert failure.distribution == "dist-b"
+    for part in ("widget 'knob'", "plugin 'a' (dist-a)", "plugin 'b' (dist-b)",
+                 "sporeling_add_widgets"):
+        assert part in failure.error
+    assert "b" not in {p.name for p in host.loaded} and host.pm.get_plugin("b") is None
+    assert host.collect("sporeling_add_widgets", Registry("widget")).names() == ["knob",
+                                                                                  "switch"]
 
 
-def test_collect_wraps_a_plugin_crash_with_its_name():
+def test_a_plugin_crashing_in_a_hook_is_dropped_with_its_error():
     host = PluginHost(load=False)
+    host.add_plugins([_owner(), _plugin("crashy", lambda widgets: 1 / 0),
+                      _plugin("fine", lambda widgets: widgets.add("knob", 1))])
+    with pytest.warns(PluginWarning, match="'crashy'.*ZeroDivisionError"):
+        widgets = host.collect("sporeling_add_widgets", Registry("widget"))
+    assert widgets.names() == ["knob"]
+    error = {f.name: f for f in host.failed}["crashy"].error
+    assert "sporeling_add_widgets" in error and "ZeroDivisionError" in error
+    assert "ZeroDivisionError" in {f.name: f for f in host.failed}["crashy"].traceback
+
+
+def test_a_dropped_plugin_takes_back_a_replacement_and_its_other_registries():
+    class Specs(_Specs):
+        @hookspec
+        def sporeling_add_gadgets(self, gadgets):
+            """Add gadgets."""
+
     owner = types.ModuleType("owner")
-    owner.HOOKSPECS = _Specs
+    owner.HOOKSPECS = Specs
+    rogue = types.ModuleType("rogue")
+    rogue.sporeling_add_gadgets = impl(lambda gadgets: gadgets.add("gizmo", "rogue's"))
+
+    def widgets_then_clash(widgets):
+        widgets.add("knob", "rogue's", replace=True)
+        widgets.add("dial", 2)                     # a's: the clash
+    rogue.sporeling_add_widgets = impl(widgets_then_clash)
+    host = PluginHost(load=False)
     host.add_plugins([("owner", "d", "0", owner),
-                      _plugin("crashy", lambda widgets: 1 / 0)])
-    with pytest.raises(PluginError, match="plugin 'crashy' failed in sporeling_add_widgets"
-                                          ".*ZeroDivisionError"):
-        host.collect("sporeling_add_widgets", Registry("widget"))
+                      _plugin("a", lambda widgets: (widgets.add("knob", 1),
+                                                    widgets.add("dial", 1))),
+                      ("rogue", "dist-rogue", "0", rogue)])
+    gadgets = lambda: host.cached("gadgets", lambda: host.collect(  # noqa: E731
+        "sporeling_add_gadgets", Registry("gadget")))
+    assert "gizmo" in gadgets()
+    with pytest.warns(PluginWarning):
+        widgets = host.collect("sporeling_add_widgets", Registry("widget"))
+    assert widgets["knob"] == 1 and widgets.source_of("knob") == "a"
+    assert "gizmo" not in gadgets()                # caches rebuilt without the plugin
+
+
+def test_registries_declared_by_packages_are_collected_for_a_check():
+    host = PluginHost(load=False)
+    host.add_plugins([_owner(), _plugin("a", lambda widgets: widgets.add("knob", 1)),
+                      _plugin("b", lambda widgets: widgets.add("knob", 2))])
+    declare_registry("sporeling_add_widgets", lambda: Registry("widget"))
+    with pytest.warns(PluginWarning):
+        host.collect_declared()
+    assert [f.name for f in host.failed] == ["b"]
+    assert host.registry("sporeling_add_widgets") is host.registry("sporeling_add_widgets")
+
+
+def test_our_own_distributions_register_before_third_parties(fake_distribution):
+    fake_distribution("acme-tools", {"acme_plugin": GOOD}, {"aaa": "acme_plugin"})
+    fake_distribution("sporeling-hello", {"hello_plugin": GOOD}, {"zzz": "hello_plugin"})
+    host = PluginHost()
+    with pytest.warns(PluginWarning, match="'aaa'"):
+        commands = host.collect("sporeling_add_commands", Commands())
+    assert commands.source_of("hello") == "zzz"
+    assert "acme-tools" in {f.name: f for f in host.failed}["aaa"].error
 
 
 def test_collect_records_sources_and_allows_deliberate_replacement():
     host = PluginHost(load=False)
-    owner = types.ModuleType("owner")
-    owner.HOOKSPECS = _Specs
-    host.add_plugins([("owner", "d", "0", owner),
+    host.add_plugins([_owner(),
                       _plugin("a", lambda widgets: widgets.add("knob", 1)),
                       _plugin("b", lambda widgets: widgets.add("knob", 2, replace=True))])
     widgets = host.collect("sporeling_add_widgets", Registry("widget"))

@@ -16,7 +16,7 @@ from importlib import metadata
 from typing import Callable
 
 from .errors import SporelingError
-from .hooks import get_plugin_host
+from .hooks import declare_registry, get_plugin_host
 from .registry import Registry
 
 __all__ = ["Command", "Commands", "main", "installed_distributions"]
@@ -39,6 +39,9 @@ class Commands(Registry[Command]):
 
     def add_command(self, name: str, *, help: str, run, configure=None) -> None:
         self.add(name, Command(name, help, run, configure))
+
+
+declare_registry("sporeling_add_commands", Commands)
 
 
 def installed_distributions() -> dict[str, str]:
@@ -76,8 +79,8 @@ def _parser(commands: Commands) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``sporeling`` console script."""
     host = get_plugin_host()
-    try:
-        commands = host.collect("sporeling_add_commands", Commands())
+    try:  # a plugin adding a command twice is dropped (see `sporeling plugins`), not fatal
+        commands = host.registry("sporeling_add_commands")
     except SporelingError as exc:
         print(f"sporeling: {exc}", file=sys.stderr)
         return 2

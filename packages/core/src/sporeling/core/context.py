@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .errors import ContextError, PluginError, SporelingError
-from .hooks import get_plugin_host
+from .hooks import declare_registry, get_plugin_host
 from .registry import Registry
 
 __all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "ContextOption", "ContextOptions", "set_context",
@@ -63,9 +63,12 @@ class ContextOptions(Registry[ContextOption]):
 
     def add_option(self, name: str, default: Any, *, doc: str, valid: str,
                    convert: Callable[[Any], Any] | None = None,
-                   choices: dict[str, Any] | None = None) -> None:
+                   choices: dict[str, Any] | None = None, replace: bool = False) -> None:
         """Declare a key. ``convert`` validates and normalises a value (raising ``ValueError``
-        or ``TypeError`` on a bad one); ``choices`` maps accepted values' names to values."""
+        or ``TypeError`` on a bad one); ``choices`` maps accepted values' names to values.
+        ``replace=True`` redeclares another package's key on purpose (the runtime checks
+        core's ``device_target`` against installed backends); otherwise a key declared twice
+        drops the later plugin."""
         if choices is not None:
             convert = _from_choices(choices)
         option = ContextOption(name, default, convert or (lambda v: v), valid, doc)
@@ -74,7 +77,7 @@ class ContextOptions(Registry[ContextOption]):
         except ContextError as exc:
             raise PluginError(f"bad default for context option {name!r} from plugin "
                               f"{self.source!r}", expected=valid, got=repr(default)) from exc
-        self.add(name, option)
+        self.add(name, option, replace=replace)
 
 
 def _from_choices(choices: dict[str, Any]) -> Callable[[Any], Any]:
@@ -86,10 +89,11 @@ def _from_choices(choices: dict[str, Any]) -> Callable[[Any], Any]:
     return convert
 
 
+declare_registry("sporeling_add_context_options", ContextOptions)
+
+
 def _options() -> ContextOptions:
-    host = get_plugin_host()
-    return host.cached("context_options",
-                       lambda: host.collect("sporeling_add_context_options", ContextOptions()))
+    return get_plugin_host().registry("sporeling_add_context_options")
 
 
 _values: dict[str, Any] = {}

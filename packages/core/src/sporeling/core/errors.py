@@ -16,7 +16,7 @@ from __future__ import annotations
 
 __all__ = [
     "SporelingError", "ShapeError", "DTypeError", "ContextError", "PluginError",
-    "OutOfMemoryError", "SizeError",
+    "DuplicateNameError", "OutOfMemoryError", "SizeError",
 ]
 
 
@@ -63,6 +63,16 @@ class SizeError(SporelingError, ValueError):
 
 class PluginError(SporelingError, RuntimeError):
     """A plugin failed to load, or contributed something invalid (a name twice, ...)."""
+
+
+class DuplicateNameError(PluginError):
+    """Two plugins registered one name; ``kind``, ``name``, ``first`` and ``second`` (the
+    plugins, in registration order) say which."""
+
+    def __init__(self, kind: str, name: str, first: str, second: str):
+        self.kind, self.name, self.first, self.second = kind, name, first, second
+        super().__init__(f"{kind} {name!r} is registered twice", expected="one plugin per name",
+                         got=f"{first!r} and {second!r}")
 
 
 class OutOfMemoryError(SporelingError, MemoryError):

@@ -13,8 +13,14 @@ anything. A plugin that raises on import (or implements a hook wrongly) is recor
 ``SPORELING_DISABLED_PLUGINS=a,b`` blocks plugins by entry-point name.
 
 Collecting hooks receive a :class:`~sporeling.core.registry.Registry`; use
-:meth:`PluginHost.collect` to call each implementation in turn so that duplicates and
-failures are reported with the plugin's name instead of a traceback from inside pluggy.
+:meth:`PluginHost.collect` to call each implementation in turn. A plugin that registers a
+name another plugin already has, or raises in the hook, is *dropped*: recorded in
+:attr:`PluginHost.failed` (naming both plugins and distributions for a duplicate), its
+contributions taken back from every registry, its hooks unregistered -- the others keep
+working. Sporeling's own distributions (``sporeling-*``) register before third-party ones,
+``core`` first, so a third-party plugin cannot displace a built-in name. A package declares
+its registries with :func:`declare_registry`; ``sporeling plugins`` collects them all so
+that every conflict shows.
 
     >>> from sporeling.core import get_plugin_host
     >>> "core" in [p.name for p in get_plugin_host().loaded]
@@ -32,11 +38,12 @@ from typing import Any, Callable, TypeVar
 
 import pluggy
 
-from .errors import PluginError, SporelingError
+from .errors import DuplicateNameError, PluginError
 
 __all__ = [
     "PROJECT", "ENTRY_POINT_GROUP", "DISABLE_ENV", "hookspec", "impl", "PluginInfo",
     "PluginFailure", "PluginHost", "PluginWarning", "get_plugin_host", "set_plugin_host",
+    "declare_registry",
 ]
 
 PROJECT = "sporeling"
@@ -85,8 +92,13 @@ def _entry_points() -> list[metadata.EntryPoint]:
         if (ep.name, ep.value) not in seen:  # editable installs can list a dist twice
             seen.add((ep.name, ep.value))
             result.append(ep)
-    # core first: its specs (context options, commands) are what the others implement
-    return sorted(result, key=lambda ep: (ep.name != "core", ep.name))
+    # core first: its specs (context options, commands) are what the others implement; then
+    # the project's own distributions, so that on a clash the third-party plugin is dropped
+    return sorted(result, key=lambda ep: (ep.name != "core", not _ours(ep), ep.name))
+
+
+def _ours(ep: metadata.EntryPoint) -> bool:
+    return _dist_of(ep)[0].lower().startswith("sporeling-")
 
 
 def _dist_of(ep: metadata.EntryPoint) -> tuple[str, str]:
@@ -160,25 +172,70 @@ class PluginHost:
     def collect(self, hook_name: str, registry, **kwargs):
         """Call every implementation of a collecting hook, one plugin at a time.
 
-        ``registry.source`` names the plugin while it adds; an exception raised by a plugin
-        becomes a :class:`PluginError` naming the plugin and the hook.
+        ``registry.source`` names the plugin while it adds. A plugin whose call raises (a
+        name already registered, a bad value, a crash) is dropped (:meth:`drop`) after its
+        additions are rolled back, and collection goes on with the next plugin.
         """
         caller = getattr(self.pm.hook, hook_name, None)
         kwargs = {self._registry_arg(hook_name, caller): registry, **kwargs}
         try:
             for hookimpl in caller.get_hookimpls():  # registration order (pluggy calls LIFO)
+                if self.pm.get_plugin(hookimpl.plugin_name) is None:
+                    continue  # dropped meanwhile (by a nested collection)
                 registry.source = hookimpl.plugin_name
                 args = {k: v for k, v in kwargs.items() if k in hookimpl.argnames}
                 try:
                     hookimpl.function(**args)
-                except SporelingError:
-                    raise
-                except Exception as exc:
-                    raise PluginError(f"plugin {hookimpl.plugin_name!r} failed in {hook_name}",
-                                      got=f"{type(exc).__name__}: {exc}") from exc
+                except Exception as exc:  # a bad plugin must not break the others
+                    registry.rollback()
+                    self.drop(hookimpl.plugin_name, self._why(hook_name, exc), exc)
         finally:
             registry.source = "<direct>"
         return registry
+
+    def _label(self, plugin: str) -> str:
+        dist = next((p.distribution for p in self.loaded if p.name == plugin), None)
+        return f"plugin {plugin!r}" + (f" ({dist})" if dist else "")
+
+    def _why(self, hook_name: str, exc: Exception) -> str:
+        if isinstance(exc, DuplicateNameError):
+            return (f"{exc.kind} {exc.name!r} is already registered by "
+                    f"{self._label(exc.first)}; {self._label(exc.second)} registers it again "
+                    f"in {hook_name}")
+        return f"failed in {hook_name}: {type(exc).__name__}: {exc}"
+
+    def drop(self, plugin: str, reason: str, exc: BaseException | None = None) -> None:
+        """Unload a plugin that turned out bad: unregister its hooks, move it from
+        :attr:`loaded` to :attr:`failed` with ``reason``, forget every registry built with
+        it (they are rebuilt without it on next use), warn."""
+        info = next((p for p in self.loaded if p.name == plugin), None)
+        if info is not None:
+            self.loaded.remove(info)
+        if self.pm.get_plugin(plugin) is not None:
+            self.pm.unregister(name=plugin)
+        dist, version = (info.distribution, info.version) if info else ("?", "?")
+        tb = "".join(traceback.format_exception(exc)) if exc is not None else ""
+        self.failed.append(PluginFailure(plugin, dist, version, reason, tb))
+        self._caches.clear()
+        warnings.warn(f"sporeling plugin {plugin!r} ({dist}) was dropped: {reason}",
+                      PluginWarning, stacklevel=3)
+
+    def registry(self, hook_name: str):
+        """The registry :func:`declare_registry` declared for ``hook_name``, collected once
+        per host."""
+        if hook_name not in _DECLARED:
+            raise PluginError(f"no registry declared for hook {hook_name!r}",
+                              hint="the package owning the hook calls declare_registry")
+        return self.cached(f"registry:{hook_name}",
+                           lambda: self.collect(hook_name, _DECLARED[hook_name]()))
+
+    def collect_declared(self) -> None:
+        """Collect every declared registry whose hook this host knows, so that conflicts
+        and failing hooks show up in :attr:`failed` now rather than on first use."""
+        specs = self.hookspecs()
+        for hook_name in list(_DECLARED):
+            if hook_name in specs:
+                self.registry(hook_name)
 
     @staticmethod
     def _registry_arg(hook_name: str, caller) -> str:
@@ -197,6 +254,16 @@ class PluginHost:
         """Every hook specification known to this host: name -> spec function."""
         return {name: caller.spec.function for name, caller in vars(self.pm.hook).items()
                 if getattr(caller, "spec", None) is not None}
+
+
+_DECLARED: dict[str, Callable[[], Any]] = {}
+
+
+def declare_registry(hook_name: str, factory: Callable[[], Any]) -> None:
+    """Declare that the collecting hook ``hook_name`` fills ``factory()`` (a Registry), so
+    that :meth:`PluginHost.registry` can build it and :meth:`PluginHost.collect_declared`
+    (``sporeling plugins``) can check it. Called at import by the package owning the hook."""
+    _DECLARED[hook_name] = factory
 
 
 _host: PluginHost | None = None

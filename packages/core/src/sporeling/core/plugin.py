@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import sys
+import warnings
 
 from . import hookspecs
 from .context import GRAPH_MODE, PYNATIVE_MODE
-from .hooks import get_plugin_host, impl
+from .hooks import DISABLE_ENV, PluginWarning, get_plugin_host, impl
 
 HOOKSPECS = hookspecs
 
@@ -46,6 +47,9 @@ def sporeling_add_context_options(options) -> None:
 def _print_plugins(args) -> int:
     host = get_plugin_host()
     out = sys.stdout
+    with warnings.catch_warnings():  # the failures are listed below, once
+        warnings.simplefilter("ignore", PluginWarning)
+        host.collect_declared()  # a clash shows when a registry is collected
     print(f"loaded ({len(host.loaded)}):", file=out)
     for p in host.loaded:
         print(f"  {p.name:<14} {p.distribution} {p.version}  [{p.module}]", file=out)
@@ -56,8 +60,11 @@ def _print_plugins(args) -> int:
             print(f"  {f.name:<14} {f.distribution} {f.version}  {f.error}", file=out)
             if args.verbose:
                 print(f.traceback, file=out)
+        example = ",".join(f.name for f in host.failed)
+        print(f"to disable a plugin (and this message): {DISABLE_ENV}={example} "
+              f"(comma-separated entry-point names)", file=out)
     if host.disabled:
-        print(f"disabled by SPORELING_DISABLED_PLUGINS: {', '.join(host.disabled)}", file=out)
+        print(f"disabled by {DISABLE_ENV}: {', '.join(host.disabled)}", file=out)
     return 1 if host.failed else 0
 
 

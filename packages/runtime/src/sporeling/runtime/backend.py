@@ -21,11 +21,13 @@ from typing import Any, Callable, ClassVar
 import numpy as np
 
 from sporeling.core import PluginError, Registry, get_context, get_plugin_host
+from sporeling.core.hooks import declare_registry
 
 from .errors import BackendNotFoundError, KernelNotFoundError
 from .kernel_registry import Kernel, get_kernels
 
-__all__ = ["Backend", "BackendRegistry", "get_backends", "get_backend"]
+__all__ = ["Backend", "BackendRegistry", "get_backends", "get_backend", "installed_targets",
+           "check_device_target"]
 
 
 class Backend(abc.ABC):
@@ -90,6 +92,8 @@ class BackendRegistry(Registry[Callable[[], Backend]]):
                               expected="a Backend subclass or a callable returning a Backend",
                               got=repr(value))
         super().add(name, value, replace=replace)
+
+    def _changed(self, name: str) -> None:  # added, replaced or taken back: build anew
         self._instances.pop(name, None)
 
     def instance(self, name: str) -> Backend:
@@ -115,11 +119,31 @@ class BackendRegistry(Registry[Callable[[], Backend]]):
         return result
 
 
+declare_registry("sporeling_add_backends", BackendRegistry)
+
+
 def get_backends() -> BackendRegistry:
     """Every plugin's backends, collected once per plugin host."""
-    host = get_plugin_host()
-    return host.cached("runtime.backends",
-                       lambda: host.collect("sporeling_add_backends", BackendRegistry()))
+    return get_plugin_host().registry("sporeling_add_backends")
+
+
+def installed_targets() -> str:
+    """``"CPU (numpy), TOY (toy)"``: each installed device target and its backends."""
+    targets = get_backends().targets()
+    return ", ".join(f"{t} ({', '.join(names)})" for t, names in sorted(targets.items())) \
+        or "none"
+
+
+def check_device_target(value) -> str:
+    """``set_context(device_target=...)``'s converter once the runtime is installed: the
+    target in upper case, if an installed backend serves it (``ValueError`` otherwise)."""
+    if not isinstance(value, str) or not value.strip():
+        raise TypeError("must be a non-empty string")
+    target = value.strip().upper()
+    if target not in get_backends().targets():
+        raise ValueError(f"no installed backend serves {target!r}; installed: "
+                         f"{installed_targets()}")
+    return target
 
 
 def get_backend(name_or_target: str | None = None) -> Backend:

@@ -13,6 +13,7 @@ from collections import defaultdict
 from typing import Any, Callable, Protocol
 
 from sporeling.core import PluginError, Registry, get_plugin_host
+from sporeling.core.hooks import declare_registry
 
 __all__ = ["Kernel", "KernelRegistry", "get_kernels"]
 
@@ -29,6 +30,7 @@ class KernelRegistry(Registry[Callable]):
     def __init__(self) -> None:
         super().__init__("kernel")
         self._by_backend: dict[str, dict[str, Callable]] = defaultdict(dict)
+        self._parts: dict[str, tuple[str, str]] = {}  # "backend.primitive" -> the two
 
     def add_kernel(self, backend: str, primitive: str, fn: Callable, *,
                    replace: bool = False) -> None:
@@ -40,8 +42,18 @@ class KernelRegistry(Registry[Callable]):
         if not callable(fn):
             raise PluginError(f"kernel {backend}.{primitive} from plugin {self.source!r} "
                               f"is not callable", expected="a function", got=repr(fn))
-        self.add(f"{backend}.{primitive}", fn, replace=replace)
-        self._by_backend[backend][primitive] = fn
+        name = f"{backend}.{primitive}"
+        self._parts[name] = (backend, primitive)
+        self.add(name, fn, replace=replace)
+
+    def _changed(self, name: str) -> None:
+        # the lookup table follows adds, replacements and a dropped plugin's rollback
+        backend, primitive = self._parts[name]
+        fn = self._items.get(name)
+        if fn is None:
+            self._by_backend[backend].pop(primitive, None)
+        else:
+            self._by_backend[backend][primitive] = fn
 
     def lookup(self, backend: str, primitive: str) -> Callable | None:
         """The kernel, or ``None``."""
@@ -53,8 +65,9 @@ class KernelRegistry(Registry[Callable]):
         return sorted(self._by_backend.get(backend, ()))
 
 
+declare_registry("sporeling_add_kernels", KernelRegistry)
+
+
 def get_kernels() -> KernelRegistry:
     """Every plugin's kernels, collected once per plugin host."""
-    host = get_plugin_host()
-    return host.cached("runtime.kernels",
-                       lambda: host.collect("sporeling_add_kernels", KernelRegistry()))
+    return get_plugin_host().registry("sporeling_add_kernels")

@@ -7,6 +7,7 @@ from sporeling.core import impl
 from . import hookspecs
 from .kernels import NUMPY_KERNELS
 from .memory.options import add_memory_options
+from .backend import check_device_target
 from .numpy_backend import NumpyBackend
 
 HOOKSPECS = hookspecs
@@ -15,6 +16,12 @@ HOOKSPECS = hookspecs
 @impl
 def sporeling_add_context_options(options) -> None:
     add_memory_options(options)
+    # core declares device_target without knowing backends; with the runtime installed,
+    # set_context checks the target against the installed ones
+    options.add_option("device_target", "CPU", convert=check_device_target, replace=True,
+                       doc="Which backend runs ops: the device target of an installed one.",
+                       valid="the device target of an installed backend "
+                             "(sporeling_add_backends), any case")
 
 
 @impl

@@ -24,7 +24,7 @@ from ..ops._control_check import check
 from ..ops._control_trace import bind_operands, is_array, model_of, unwrap, wrap_like
 
 __all__ = ["GraphSyntaxError", "traced_body", "in_traced_body", "raise_", "checked",
-           "python_only"]
+           "python_only", "marked"]
 
 
 class GraphSyntaxError(SporelingError, SyntaxError):
@@ -44,8 +44,30 @@ def traced_body():
     _DEPTH.value += 1
     try:
         yield
+    except Exception as exc:
+        where = getattr(exc, "_sporeling_raised_at", None)
+        if where is None:
+            raise
+        raise GraphSyntaxError(
+            "a `raise` inside `try`/`with` that no handler there catches, under a "
+            "tensor-dependent condition", op="Graph mode", got=repr(exc), where=where,
+            hint="it would raise on every path while the graph is built: catch it inside "
+                 "the `try`, or raise outside the `try` (a run-time check)") from exc
     finally:
         _DEPTH.value -= 1
+
+
+def marked(exc, where: str):
+    """``exc`` (raised inside ``try``/``with``) marked with its line, for
+    :func:`traced_body` to refuse it if it escapes a traced body."""
+    if in_traced_body():
+        if isinstance(exc, type):
+            exc = exc()
+        try:
+            exc._sporeling_raised_at = where
+        except AttributeError:  # an exception type with __slots__: left unmarked
+            pass
+    return exc
 
 
 def in_traced_body() -> bool:

@@ -11,7 +11,9 @@ the next pass turns them into ``cond``/``while_loop`` like any other ``if``.
 works like a ``return``: it sets ``_sp_err`` to its site's code through ``_sp.raise_``
 (which raises at once unless a tensor-dependent body is being traced) and ``_sp_done``; the
 function returns ``_sp.checked(_sp_err, ...)``, a run-time check (see :mod:`.checks`).
-``assert c, m`` is first rewritten to ``if not c: raise AssertionError(m)``.
+``assert c, m`` is first rewritten to ``if not c: raise AssertionError(m)``. A ``raise``
+inside ``try``/``with`` stays a Python raise, marked with its line: if it leaves a traced
+body uncaught, that body refuses it.
 """
 from __future__ import annotations
 
@@ -108,6 +110,11 @@ class _Rewriter:
         if isinstance(s, ast.Raise) and self.returns and not self.protected and \
                 s.exc is not None and self.depth:
             return self.raise_(s), {DONE}
+        if isinstance(s, ast.Raise) and self.protected and s.exc is not None:
+            # raised at once (a handler may catch it); refused if it escapes a traced body
+            s.exc = _at(ast.Call(func=sp("marked"), args=[s.exc, ast.Constant(self.where(s))],
+                                 keywords=[]), s)
+            return [s], set()
         if isinstance(s, ast.Return) and self.returns:
             value = s.value or _at(ast.Constant(None), s)
             return [_set(RET, value, s), _set(DONE, ast.Constant(True), s)], {DONE}

@@ -22,11 +22,12 @@ from ..ir.trace import user_source
 from ..ops._control_loops import concrete
 from ..ops._control_trace import Undefined, is_array, unwrap, wrap_like
 from ..ops.control import cond_core, scan_core, while_core
-from .checks import GraphSyntaxError, checked, python_only, raise_, traced_body
+from .checks import GraphSyntaxError, checked, marked, python_only, raise_, traced_body
 
 __all__ = ["GraphSyntaxError", "is_traced", "UNROLL_LIMIT", "if_stmt", "while_stmt",
            "for_stmt", "range_", "and_", "or_", "not_", "not_any", "ifexp", "call", "ld",
-           "undefined", "result", "python_test", "raise_", "checked", "python_only"]
+           "undefined", "result", "python_test", "raise_", "checked", "python_only",
+           "marked"]
 
 UNROLL_LIMIT = 64
 """Python ``range`` loops longer than this become a ``scan`` when their state is traced."""

@@ -89,6 +89,7 @@ class TraceInterpreter(Interpreter):
         self.equations: list[Equation] = []
         self.captured: dict[int, tuple[object, Var]] = {}  # id(outer value) -> (value, Var)
         self.record_source = record_source
+        self.closed = False  # its graph is built: a tracer of it met later has escaped
         # how a fresh value (see bind_fresh) is handed to the traced code: the Graph-mode
         # front end wraps it in a Tensor, like every other value its code sees
         self.wrap_fresh = wrap_fresh
@@ -100,6 +101,10 @@ class TraceInterpreter(Interpreter):
         """A Var or Const for ``value`` (capturing values of other interpreters)."""
         if isinstance(value, Tracer) and value._interpreter is self:
             return value.var
+        inner = value if isinstance(value, Tracer) else getattr(value, "_data", None)
+        if isinstance(inner, Tracer) and (inner._interpreter.closed or
+                                          inner._interpreter.level > self.level):
+            _escaped(inner)
         if getattr(value, "_interpreter", None) is not None or isinstance(value, Tracer):
             hit = self.captured.get(id(value))
             if hit is None:
@@ -109,6 +114,9 @@ class TraceInterpreter(Interpreter):
         return Const(value)
 
     def apply(self, prim: Primitive, args: tuple, params: dict):
+        if self.closed:
+            _escaped(next((a for a in args if isinstance(a, Tracer) and a._interpreter is self),
+                          None))
         invars = [self.operand(a) for a in args]
         try:
             out = prim.abstract(*(v.aval for v in invars), **params)
@@ -121,6 +129,22 @@ class TraceInterpreter(Interpreter):
         self.equations.append(Equation(prim, invars, outvars, dict(params), source))
         tracers = [Tracer(v, self) for v in outvars]
         return tuple(tracers) if prim.multiple_results else tracers[0]
+
+
+def _escaped(tracer):
+    """The error for a tracer of a finished trace: where it was computed, where it is used."""
+    from sporeling.core import SporelingError
+    made = None
+    if tracer is not None:
+        made = next((eq.source for eq in tracer._interpreter.equations
+                     if tracer.var in eq.outputs), None)
+    raise SporelingError(
+        "a traced value escaped the tensor-dependent branch or loop body that computed it",
+        op="Graph mode", got=f"a value computed at {made}" if made else None,
+        where=user_location(),
+        hint="a body's values leave it only through its variables: assign the value to a "
+             "variable instead of storing it in a list, dict or attribute (or make the "
+             "condition a Python value)")
 
 
 FRESH: set[str] = set()
@@ -183,7 +207,11 @@ def make_graph(fn: Callable, *example_args, name: str | None = None,
     else:
         out = fn(*unflatten(in_tree, tracers))
     out_leaves, out_tree = flatten(out)
-    outputs = [interp.operand(o) if hasattr(o, "shape") else Const(o) for o in out_leaves]
+    try:
+        outputs = [interp.operand(o) if hasattr(o, "shape") else Const(o)
+                   for o in out_leaves]
+    finally:
+        interp.closed = True
     captured = list(interp.captured.values())
     graph = Graph([t.var for t in tracers] + [v for _, v in captured], interp.equations,
                   outputs, name or getattr(fn, "__name__", "graph"))

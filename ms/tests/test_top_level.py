@@ -221,3 +221,23 @@ def test_model_trains_with_mindspore_arguments():
     assert model.eval(ds)["mae"] < before
     with pytest.raises(SporelingError, match="boost_level"):
         ms.Model(net, boost_level="O1")
+
+
+def test_sporeling_cells_take_facade_dtypes():
+    assert nn.Dense(2, 2, dtype=ms.float64).weight.dtype == ms.float64
+    assert nn.Conv2d(1, 1, 3, dtype=ms.float16).weight.dtype == ms.float16
+    assert nn.Embedding(4, 2, dtype=ms.int32)(ms.Tensor([1, 2], ms.int32)).shape == (2, 2)
+
+
+def test_eager_only_refuses_graph_mode_tracing():
+    from sporeling.ms.common import EagerOnlyError, eager_only
+
+    @eager_only("ops.demo_special")
+    def demo(x):
+        return ms.Tensor(np.sinc(x.asnumpy()))
+
+    x = ms.Tensor(np.array([0.5], np.float32))
+    np.testing.assert_allclose(demo(x).asnumpy(), np.sinc(0.5), rtol=1e-6)
+    assert demo.__ms_eager_only__ and demo.__name__ == "demo"
+    with pytest.raises(EagerOnlyError, match="ops.demo_special has no Graph-mode/gradient"):
+        ms.jit(lambda x: demo(x) * 2.0)(x)

@@ -161,6 +161,10 @@ class Rprop(Optimizer):
         return w - np.sign(g) * state["step"]
 
 
+def _array(value) -> np.ndarray:
+    return value.asnumpy() if hasattr(value, "asnumpy") else np.asarray(value)
+
+
 def _lars_default_filter(param) -> bool:
     name = getattr(param, "name", "") or ""
     return "LayerNorm" not in name and "bias" not in name
@@ -178,20 +182,21 @@ class LARS:
             raise TypeError(f"LARS: expected an nn.Optimizer, got {type(optimizer).__name__}")
         self.optimizer, self.epsilon = optimizer, float(epsilon)
         self.coefficient, self.use_clip = float(coefficient), bool(use_clip)
+        # the per-parameter decays the optimizer resolved (groups, beta/gamma filter) move
+        # here: LARS adds them before scaling, the optimizer must not add them again
         self._decays = optimizer._decays
         optimizer._decays = tuple(0.0 for _ in optimizer._decays)
         self._apply = tuple(bool(lars_filter(p)) for p in optimizer.parameters)
         self.parameters = optimizer.parameters
 
     def __call__(self, gradients):
-        from sporeling.expression.optim._arrays import to_numpy
         lr = self.optimizer.get_lr()
         out = []
         for i, (p, g) in enumerate(zip(self.optimizer.parameters, gradients)):
             if g is None or not self._apply[i]:
                 out.append(g)
                 continue
-            w, g = to_numpy(p), to_numpy(g)
+            w, g = _array(p), _array(g)
             wd = self._decays[i]
             w_norm, g_norm = np.linalg.norm(w), np.linalg.norm(g)
             trust = (self.coefficient * w_norm / (g_norm + wd * w_norm + self.epsilon)

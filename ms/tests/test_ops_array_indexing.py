@@ -108,8 +108,11 @@ def test_matches_reference(name, call, expected):
 
 
 def test_unique_family():
-    values, idx = ops.unique(T([1, 2, 5, 2]))  # MindSpore's documented example
+    values, idx = ops.unique(T([1, 2, 5, 2]))  # MindSpore's documented examples
     np.testing.assert_array_equal(value(values), [1, 2, 5])
+    np.testing.assert_array_equal(value(idx), [0, 1, 2, 1])
+    values, idx = ops.unique(T([1.0, 3.0, 2.0, 3.0]))  # 2.x: first appearance, not sorted
+    np.testing.assert_array_equal(value(values), [1.0, 3.0, 2.0])
     np.testing.assert_array_equal(value(idx), [0, 1, 2, 1])
     out, idx, counts = ops.unique_consecutive(T([1, 1, 2, 2, 3, 1, 1, 2]), True, True)
     np.testing.assert_array_equal(value(out), [1, 2, 3, 1, 2])

@@ -436,12 +436,22 @@ def unsorted_segment_min(input_x, segment_ids, num_segments):
                             ops.min)
 
 
+def _first_appearance(flat):
+    """Distinct values in order of first appearance and each element's value position."""
+    _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return flat[np.sort(first)], rank[inverse.reshape(-1)]
+
+
 @eager_only("ops.unique")
 def unique(input):  # noqa: A002
-    """``(values, idx)``: the sorted distinct values and, per element, its value's position."""
+    """``(values, idx)``: the distinct values and, per element, its value's position. Note:
+    MindSpore 2.x keeps the order of first appearance (PyTorch's ``unique`` sorts)."""
     v = value_of(input)
-    values, inverse = np.unique(v, return_inverse=True)
-    return tensor(values), tensor(inverse.reshape(v.shape).astype(np.int64))
+    values, idx = _first_appearance(v.reshape(-1))
+    return tensor(values), tensor(idx.reshape(v.shape).astype(np.int64))
 
 
 @eager_only("ops.unique_consecutive")
@@ -472,13 +482,10 @@ def unique_with_pad(x, pad_num):
     """``unique`` of a 1-d tensor in order of first appearance, padded with ``pad_num`` to
     the input's length; ``idx`` maps each element to its value's position."""
     v = value_of(x).reshape(-1)
-    _, first, inverse = np.unique(v, return_index=True, return_inverse=True)
-    order = np.argsort(first)
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
+    distinct, idx = _first_appearance(v)
     values = np.full(v.shape, pad_num, v.dtype)
-    values[:order.size] = v[np.sort(first)]
-    return tensor(values), tensor(rank[inverse].astype(np.int64))
+    values[:distinct.size] = distinct
+    return tensor(values), tensor(idx.astype(np.int64))
 
 
 slice = _slice_op  # noqa: A001  (MindSpore's name; the module uses _bslice)

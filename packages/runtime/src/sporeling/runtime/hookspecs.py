@@ -16,8 +16,8 @@ def sporeling_add_backends(backends: "BackendRegistry") -> None:
 
     Call ``backends.add(name, factory)`` where ``factory()`` builds a
     :class:`~sporeling.runtime.backend.Backend` (usually the class itself); it is built
-    once per plugin host, on first use. A name registered twice is a ``PluginError``
-    naming both plugins.
+    once per plugin host, on first use. A plugin registering a name another plugin has is
+    dropped (recorded in ``sporeling plugins`` naming both) with all it added.
     """
 
 
@@ -28,6 +28,7 @@ def sporeling_add_kernels(kernels: "KernelRegistry") -> None:
     Call ``kernels.add_kernel(backend_name, primitive_name, fn)``; ``fn(backend, *inputs,
     out=None, **attrs)`` returns the result array, writing into ``out`` when given and
     otherwise into ``backend.allocate(...)``. ``replace=True`` overrides on purpose (a
-    faster kernel for an existing backend); otherwise a second kernel for the same pair is
-    a ``PluginError`` naming both plugins.
+    faster kernel for an existing backend); otherwise the plugin adding a second kernel for
+    the same pair is dropped (recorded in ``sporeling plugins`` naming both) with all it
+    added.
     """

@@ -61,8 +61,8 @@ def _tree(tmp_path, list_text, tests):
     return api, tests_dir
 
 
-LIST = "# MindSpore r2.3, test fixture\n# module: common.dtype\n\n# Conversion\nto_numpy\nfrom_numpy\n" \
-       "# Types\nType\nnot_a_facade_name\n"
+LIST = ("# MindSpore r2.3, test fixture\n# module: common.dtype\n\n"
+        "# Conversion\nto_numpy\nfrom_numpy\n# Types\nType\nnot_a_facade_name\n")
 
 
 def test_rule_counts_code_references_not_comments_or_strings(tmp_path):

@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-import sporeling.ms as ms
 from sporeling.ms import nn
 
 from _reference import check_grad, graph_equals_pynative, np_of, t

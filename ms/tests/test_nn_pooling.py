@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-import sporeling.ms as ms
 from sporeling.ms import nn
 
 import _np_windows as ref

@@ -100,9 +100,9 @@ def patches(x, kernel, stride, dilation, ceil_mode=False, fill=0.0):
     spatial = tuple(x.shape[2:])
     outs = out_sizes(spatial, kernel, stride, dilation, ceil_mode)
     if any(o <= 0 for o in outs):
+        spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
         raise ShapeError("input smaller than the (dilated) kernel", op="window",
-                         expected=f"spatial sizes >= {[d * (k - 1) + 1 for k, d in zip(kernel, dilation)]}",
-                         got=spatial)
+                         expected=f"spatial sizes >= {spans}", got=spatial)
     if ceil_mode:  # the last window may run past the end: pad with ``fill`` so it exists
         need = [(o - 1) * s + d * (k - 1) + 1 - size
                 for o, s, d, k, size in zip(outs, stride, dilation, kernel, spatial)]

@@ -133,7 +133,8 @@ class RReLU(Cell):
 
 
 class SeLU(Cell):
-    """``scale * (max(0, x) + min(0, alpha * (exp(x) - 1)))`` (alpha 1.67326..., scale 1.05070...)."""
+    """``scale * (max(0, x) + min(0, alpha * (exp(x) - 1)))``, alpha 1.67326...,
+    scale 1.05070..."""
     alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
     def construct(self, x):

@@ -225,3 +225,31 @@ def test_layers_gradients_and_graph_mode():
         nn.ChannelShuffle(1)(x)
     lstm = nn.LSTMCell(2, 3)
     graph_equals_pynative(lambda a: lstm(a)[0], x)
+
+
+def test_facade_cells_in_graph_mode_context_match_pynative():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.up = nn.Conv1dTranspose(2, 3, 3, stride=2)
+            self.pool = nn.MaxPool1d(2, 2)
+            self.norm = nn.InstanceNorm1d(3)
+            self.act = nn.SeLU()
+
+        def construct(self, x):
+            return self.act(self.norm(self.pool(self.up(x))))
+
+    ms.set_seed(0)
+    net = Net()
+    x = t(RNG.normal(size=(2, 2, 6)))
+    eager = np_of(net(x))
+    loss = lambda x: (net(x) ** 2).sum()  # noqa: E731
+    eager_grad = np_of(ms.grad(loss)(x))
+    before = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        np.testing.assert_allclose(np_of(net(x)), eager, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(np_of(ms.jit(ms.grad(loss))(x)), eager_grad, rtol=1e-4,
+                                   atol=1e-5)
+    finally:
+        ms.set_context(mode=before)

@@ -286,3 +286,35 @@ def test_iterating_a_generator_names_the_generators_line_in_both_modes():
         with pytest.raises(ValueError) as info:
             run(x)
         assert _where(gen_rows, "yield") in str(info.value), str(info.value)
+
+
+def reshapes_in_branch(x):
+    if x.sum() > 0:
+        x = x.reshape(7)
+    return x
+
+
+def test_library_argument_errors_in_a_traced_branch_keep_their_message():
+    # Sporeling's own raises check Python arguments: they stay Python raises
+    with pytest.raises(ValueError, match="cannot reshape") as info:
+        sx.jit(reshapes_in_branch)(small(1.0))
+    assert _where(reshapes_in_branch, "reshape(7)") in str(info.value)
+
+
+def require_vector(x):
+    if len(x.shape) != 1:
+        raise ValueError(f"expected a vector, got shape {x.shape}")
+
+
+def validates_in_branch(x):
+    if x.sum() > 0:
+        require_vector(x)
+        x = x * 2
+    return x
+
+
+def test_a_validation_helper_returning_nothing_raises_while_compiling():
+    with pytest.raises(ValueError, match=r"expected a vector, got shape \(2, 3\)"):
+        sx.jit(validates_in_branch)(sx.Tensor(np.ones((2, 3), np.float32)))
+    np.testing.assert_allclose(sx.jit(validates_in_branch)(small(1.0)).asnumpy(),
+                               np.full(3, 2.0, np.float32))

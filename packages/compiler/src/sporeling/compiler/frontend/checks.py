@@ -103,6 +103,13 @@ def checked(code, table: dict, value):
     slots = [i for i, leaf in enumerate(leaves) if is_array(leaf)]
     errors = tuple(sorted(((k, exc, where) for k, (exc, where) in table.items()),
                           key=lambda e: e[0]))
+    if not slots and not is_array(code):
+        # raised under Python conditions of this function (inside an outer traced body):
+        # with no tensor to check, the user's error is raised now, while compiling
+        exc, where = table[code]
+        exc.add_note(f"raised at {where} while compiling (Graph mode): the function returns "
+                     "no tensor to check at run time")
+        raise exc
     if not slots:
         where = errors[0][2] if errors else None
         raise GraphSyntaxError(

@@ -53,15 +53,16 @@ def not_any(flags, like):
     return _at(call, like)
 
 
-def _has_nested_return(fn) -> bool:
-    """A ``return`` before the end, or a ``raise``/``assert`` that may run conditionally."""
+def _has_nested_return(fn, checks: bool = True) -> bool:
+    """A ``return`` before the end, or (``checks``) a ``raise``/``assert`` that may run
+    conditionally."""
     def walk(stmts, top, protected=False):
         for i, s in enumerate(stmts):
             if isinstance(s, SCOPES):
                 continue
             if isinstance(s, ast.Return) and not (top and i == len(stmts) - 1):
                 return True
-            if not protected and (isinstance(s, ast.Assert) or
+            if checks and not protected and (isinstance(s, ast.Assert) or
                                   (isinstance(s, ast.Raise) and s.exc is not None
                                    and not top)):
                 return True
@@ -83,8 +84,8 @@ class _Loop:
 
 
 class _Rewriter:
-    def __init__(self, returns: bool, where):
-        self.returns, self.count, self.where = returns, 0, where
+    def __init__(self, returns: bool, where, checks: bool = True):
+        self.returns, self.count, self.where, self.checks = returns, 0, where, checks
         self.raises = 0      # raise sites turned into error codes
         self.depth = 0       # compound statements around the current one
         self.protected = 0   # of which try/with (their handlers may catch a raise)
@@ -105,12 +106,15 @@ class _Rewriter:
         return out, found
 
     def stmt(self, s, loop):
-        if isinstance(s, ast.Assert) and self.returns and not self.protected:
+        if not self.checks:
+            pass  # library code: raises stay Python (argument checks on Python values)
+        elif isinstance(s, ast.Assert) and self.returns and not self.protected:
             s = _assert_as_if(s)
-        if isinstance(s, ast.Raise) and self.returns and not self.protected and \
-                s.exc is not None and self.depth:
+        if isinstance(s, ast.Raise) and self.checks and self.returns and \
+                not self.protected and s.exc is not None and self.depth:
             return self.raise_(s), {DONE}
-        if isinstance(s, ast.Raise) and self.protected and s.exc is not None:
+        if isinstance(s, ast.Raise) and self.checks and self.protected and \
+                s.exc is not None:
             # raised at once (a handler may catch it); refused if it escapes a traced body
             s.exc = _at(ast.Call(func=sp("marked"), args=[s.exc, ast.Constant(self.where(s))],
                                  keywords=[]), s)
@@ -212,11 +216,13 @@ def _assert_as_if(s: ast.Assert) -> ast.If:
     return node
 
 
-def rewrite_flags(fn: ast.FunctionDef, where=lambda node: f"line {node.lineno}") -> None:
+def rewrite_flags(fn: ast.FunctionDef, where=lambda node: f"line {node.lineno}",
+                  checks: bool = True) -> None:
     """Rewrite ``fn``'s body in place (see the module doc); ``where(node)`` is the
-    ``file:line`` a raise site reports."""
-    returns = _has_nested_return(fn)
-    rewriter = _Rewriter(returns, where)
+    ``file:line`` a raise site reports; ``checks=False`` leaves ``raise``/``assert`` as
+    they are (Sporeling's own code, whose raises check Python arguments)."""
+    returns = _has_nested_return(fn, checks)
+    rewriter = _Rewriter(returns, where, checks)
     body, _ = rewriter.block(fn.body, None)
     if returns:
         first = fn.body[0]

@@ -41,7 +41,8 @@ CASES = [
      np.pad(IMG, [(0, 0), (0, 0), (2, 0), (1, 1)], mode="edge")),
     ("pad_circular", lambda: ops.pad(T(IMG), (1, 2), mode="circular"),
      np.pad(IMG, [(0, 0), (0, 0), (0, 0), (1, 2)], mode="wrap")),
-    ("pad_negative", lambda: ops.pad(T(IMG), (-1, 1)), np.pad(IMG[..., 1:], [(0, 0)] * 3 + [(0, 1)])),
+    ("pad_negative", lambda: ops.pad(T(IMG), (-1, 1)),
+     np.pad(IMG[..., 1:], [(0, 0)] * 3 + [(0, 1)])),
     ("padding", lambda: ops.padding(T([[8.0], [10.0]]), 4),
      np.array([[8.0, 0, 0, 0], [10.0, 0, 0, 0]])),
     ("interpolate_nearest", lambda: ops.interpolate(T(IMG), scale_factor=2.0),
@@ -158,6 +159,8 @@ def test_gradients(fn, x):
                                                   (1, 1, 3, 4))), IMG),
     (lambda a: ops.pad(a, (1, 2), mode="circular"), IMG),
     (lambda a: ops.cdist(a, a), PTS),
+    (lambda a: ops.check_valid(a, T([6.0, 8.0, 1.0])),
+     [[0.0, 1.0, 7.0, 5.0], [1.0, 1.0, 7.5, 5.0]]),
 ])
 def test_graph_mode(fn, x):
     check_jit(fn, np.asarray(x, np.float32), rtol=1e-5, atol=1e-5)

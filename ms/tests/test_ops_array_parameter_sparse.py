@@ -6,7 +6,7 @@ import pytest
 import sporeling.expression as sx
 from sporeling.ms import ops
 from sporeling.ms.common import EagerOnlyError
-from sporeling.ms.ops.functional_array.sparse import COOTensor, CSRTensor
+from sporeling.ms.ops.functional_array.sparse import COOTensor
 
 from array_nn_checks import T, check_grad, value
 

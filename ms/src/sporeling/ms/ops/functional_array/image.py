@@ -142,8 +142,8 @@ _MODES = {"nearest": None, "nearest-exact": None, "linear": 1, "bilinear": 2, "t
           "bicubic": 2, "area": None}
 
 
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,  # noqa: A002
-                recompute_scale_factor=None):
+def interpolate(input, size=None, scale_factor=None, mode="nearest",  # noqa: A002
+                align_corners=None, recompute_scale_factor=None):
     """Resize the spatial axes of (N, C, *spatial) to ``size`` or by ``scale_factor``.
     Modes: 'nearest', 'nearest-exact', 'linear' (3-d input), 'bilinear' and 'bicubic'
     (4-d), 'trilinear' (5-d), 'area' (adaptive average pooling)."""
@@ -249,7 +249,8 @@ def _unnormalize(coord, n, align_corners):
     return ((coord + 1.0) * n - 1.0) / 2.0
 
 
-def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=False):  # noqa: A002
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros",  # noqa: A002
+                align_corners=False):
     """Sample (N, C, H, W) ``input`` at the normalised (x, y) in ``grid`` (N, Ho, Wo, 2):
     'bilinear' or 'nearest', padding 'zeros' or 'border'. Differentiable in both."""
     x, g = float_like(input), float_like(grid)
@@ -306,7 +307,7 @@ def _corners(boxes):
 def iou(anchor_boxes, gt_boxes, mode="iou"):
     """Overlaps (M, N) of ``gt_boxes`` (M, 4) with ``anchor_boxes`` (N, 4), boxes as
     (x0, y0, x1, y1); 'iof' divides by the ground-truth area. Areas count pixels, +1 per
-    side, as MindSpore's IOU kernel does."""
+    side, and 1e-10 guards the division, as MindSpore's IOU kernels do."""
     if mode not in ("iou", "iof"):
         raise SporelingError("unknown mode", op="ops.iou", expected="'iou' or 'iof'",
                              got=repr(mode))
@@ -319,8 +320,8 @@ def iou(anchor_boxes, gt_boxes, mode="iou"):
     area_a = (ax1 - ax0 + 1.0) * (ay1 - ay0 + 1.0)
     area_g = (gx1 - gx0 + 1.0) * (gy1 - gy0 + 1.0)
     if mode == "iof":
-        return inter / area_g
-    return inter / (area_a + area_g - inter)
+        return inter / (area_g + 1e-10)
+    return inter / (area_a + area_g - inter + 1e-10)
 
 
 def _center_size(boxes):
@@ -362,11 +363,12 @@ def check_valid(bboxes, img_metas):
     """Whether each box (x0, y0, x1, y1) lies inside the image of ``img_metas`` (height,
     width, ratio): x0, y0 >= 0 and x1 <= width * ratio - 1, y1 <= height * ratio - 1."""
     b = float_like(bboxes)
-    meta = value_of(img_metas).astype(np.float64).reshape(-1)
+    meta = ops.cast(ops.reshape(tensor(img_metas), (-1,)), b.dtype)
+    height, width, ratio = (ops.getitem(meta, i) for i in range(3))
     x0, y0, x1, y1 = _corners(b)
     return ops.logical_and(ops.logical_and(x0 >= 0, y0 >= 0),
-                           ops.logical_and(x1 <= meta[1] * meta[2] - 1,
-                                           y1 <= meta[0] * meta[2] - 1))
+                           ops.logical_and(x1 <= width * ratio - 1.0,
+                                           y1 <= height * ratio - 1.0))
 
 
 @eager_only("ops.crop_and_resize")

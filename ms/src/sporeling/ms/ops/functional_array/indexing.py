@@ -154,7 +154,11 @@ def inplace_update(x, v, indices):
 def masked_fill(input_x, mask, value):
     """``value`` where ``mask`` holds, ``input_x`` elsewhere."""
     x = tensor(input_x)
-    return ops.where(tensor(mask), full_like(x, value_of(value) if isinstance(value, sx.Tensor) else value), x)
+    if isinstance(value, sx.Tensor):  # a tensor value stays in the graph
+        fill = ops.broadcast_to(ops.cast(value, x.dtype), tuple(x.shape))
+    else:
+        fill = full_like(x, value)
+    return ops.where(tensor(mask), fill, x)
 
 
 @eager_only("ops.masked_select")

@@ -97,7 +97,8 @@ def _conv(op, nd, input, weight, bias, stride, pad_mode, padding, dilation, grou
             start = kd * dilation[0]
             xs = ops.getitem(x, (slice(None), slice(None),
                                  slice(start, start + stride[0] * (out_d - 1) + 1, stride[0])))
-            xs = ops.reshape(ops.transpose(xs, (0, 2, 1, 3, 4)), (n * out_d, c) + tuple(x.shape[3:]))
+            xs = ops.reshape(ops.transpose(xs, (0, 2, 1, 3, 4)),
+                             (n * out_d, c) + tuple(x.shape[3:]))
             part = ops.conv2d(xs, ops.getitem(w, (slice(None), slice(None), kd)), None,
                               stride[1:], 0, dilation[1:], int(groups))
             y = part if y is None else y + part

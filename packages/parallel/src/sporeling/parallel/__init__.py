@@ -30,3 +30,12 @@ __all__ = [
     "all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all", "send",
     "recv",
 ]
+
+# operator parallel and the strategy search; Cell.shard attached here (expression stays
+# unaware of parallelism)
+from .operator import ShardingError, shard, strategy  # noqa: E402
+from .operator.cell import install_cell_shard as _install_cell_shard  # noqa: E402
+from .search import search, strategy_table  # noqa: E402
+
+_install_cell_shard()
+__all__ += ["shard", "strategy", "ShardingError", "search", "strategy_table"]

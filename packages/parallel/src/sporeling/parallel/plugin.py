@@ -33,3 +33,5 @@ def sporeling_add_kernels(kernels) -> None:
 def sporeling_add_commands(commands) -> None:
     from .launch import add_run_command
     add_run_command(commands)
+    from .search.cli import add_plan_command  # `sporeling parallel plan` (operator parallel)
+    add_plan_command(commands)

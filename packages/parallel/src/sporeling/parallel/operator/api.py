@@ -9,6 +9,8 @@ Parameters the function reads are inputs too, stored as their first consumer wan
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from .errors import ShardingError
@@ -46,24 +48,32 @@ class Shard:
     """``fn`` run over the ranks of the current communicator (see the module doc)."""
 
     def __init__(self, fn, in_strategy=None, out_strategy=None, *, device_num=None,
-                 name=None):
+                 name=None, parameter_plan=None):
         self.fn, self.in_strategy, self.out_strategy = fn, in_strategy, out_strategy
+        self.parameter_plan = dict(parameter_plan or {})
         self.device_num = device_num
         self.name = name or getattr(fn, "__name__", "shard")
         self._cache: dict = {}
         self._plans = _Plans()
+        # thread-ranks share this object; tracing lifts Parameters process-wide, so one
+        # rank traces while the others wait for its plan
+        self._lock = threading.Lock()
 
     def _device_num(self, comm) -> int:
         return int(self.device_num or (comm.size if comm is not None else 1))
 
     def plan(self, *args, device_num: int | None = None, where=None):
         """The traced call and its :class:`ShardedGraph` for ``args`` (cached by shapes)."""
-        from sporeling.expression.graph.tracing import trace
         n = device_num or self._device_num(_comm_or_none())
         key = (n,) + tuple((np.shape(_data(a)), str(_dtype(a))) for a in args)
-        hit = self._cache.get(key)
-        if hit is not None:
-            return hit
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is None:
+                hit = self._cache[key] = self._plan(args, n)
+        return hit
+
+    def _plan(self, args, n):
+        from sporeling.expression.graph.tracing import trace
         traced, _ = trace(self.fn, tuple(args), {}, self.name)
         n_axes = axes_for(n, op=f"shard({self.name})")
         graph = traced.graph
@@ -72,17 +82,28 @@ class Shard:
             if st is not None and k < traced.n_args:
                 in_lay[k] = layout_from_strategy(st, graph.inputs[k].aval.shape, n_axes,
                                                  what=f"input {k} of {self.name}")
-        sg = _choose(graph, n_axes, in_lay)
+        names = {p.name: traced.n_args + k for k, p in enumerate(traced.params)}
+        for name, st in self.parameter_plan.items():
+            if name not in names:
+                raise ShardingError("parameter_plan names a parameter the cell does not read",
+                                    op=f"shard({self.name})", expected=sorted(names),
+                                    got=repr(name))
+            k = names[name]
+            in_lay[k] = layout_from_strategy(st, graph.inputs[k].aval.shape, n_axes,
+                                             what=f"parameter {name}")
+        sg = _choose(graph, n_axes, in_lay, tuple(names.values()))
         if self.out_strategy is not None:
             sg.output_layouts = [
                 layout_from_strategy(st, v.aval.shape, n_axes, what=f"output {k}")
                 if st is not None else sg.output_layouts[k]
                 for k, (st, v) in enumerate(zip(self.out_strategy, graph.outputs))]
-        self._cache[key] = (traced, sg)
         return traced, sg
 
     def __call__(self, *args):
+        from sporeling.expression.graph.tracing import is_tracing
         from sporeling.expression.tensor.tensor import Tensor
+        if is_tracing():  # inside a bigger trace (Graph mode, a search): inline the function
+            return self.fn(*args)
         comm = _comm_or_none()
         traced, sg = self.plan(*args)
         if comm is None or comm.size != 2 ** sg.n_axes:
@@ -107,7 +128,7 @@ class Shard:
         return self.plan(*args, device_num=device_num)[1].table()
 
 
-def _choose(graph, n_axes, in_lay) -> ShardedGraph:
+def _choose(graph, n_axes, in_lay, params=()) -> ShardedGraph:
     from sporeling.core import get_context
     try:
         mode = get_context("parallel_mode")
@@ -115,7 +136,7 @@ def _choose(graph, n_axes, in_lay) -> ShardedGraph:
         mode = "semi_auto_parallel"
     if mode == "auto_parallel":
         from ..search import search
-        return search(graph, 2 ** n_axes, input_layouts=in_lay).sharded
+        return search(graph, 2 ** n_axes, input_layouts=in_lay, params=params).sharded
     return propagate(graph, n_axes, input_layouts=in_lay)
 
 
@@ -135,9 +156,11 @@ def _dtype(a):
     return getattr(a, "dtype", np.asarray(a).dtype)
 
 
-def shard(fn, in_strategy=None, out_strategy=None, *, device_num=None) -> Shard:
+def shard(fn, in_strategy=None, out_strategy=None, parameter_plan=None, *,
+          device_num=None) -> Shard:
     """MindSpore's ``shard``: ``fn`` split over the ranks (see the module doc)."""
-    return Shard(fn, in_strategy, out_strategy, device_num=device_num)
+    return Shard(fn, in_strategy, out_strategy, device_num=device_num,
+                 parameter_plan=parameter_plan)
 
 
 def local_inputs(sg: ShardedGraph, values, rank: int):

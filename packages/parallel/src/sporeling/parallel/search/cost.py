@@ -148,7 +148,7 @@ class CostModel:
 
     def unary(self, eq, sharding, dims, outputs: dict | None = None) -> float:
         """Seconds of one strategy on its own: compute, gradient sync of its parameters,
-        handing graph results back whole; infinite past the device memory."""
+        handing graph results back whole; prohibitive when its parameters do not fit."""
         t = self.compute(eq, sharding, dims)
         for v, lay in zip(eq.inputs, sharding.in_layouts(dims)):
             if v in self.params:
@@ -157,6 +157,14 @@ class CostModel:
             for v, lay in zip(eq.outputs, sharding.out_layouts(dims)):
                 if v in outputs:
                     t += self.edge(lay, outputs[v], v)[0]
-        if self.m.memory is not None and self.memory(eq, sharding, dims) > self.m.memory:
-            t += 1e9  # does not fit: only as a last resort
+        if self.m.memory is not None and self.param_memory(eq, sharding, dims) > self.m.memory:
+            t += 1e9  # its weights alone do not fit a device: only as a last resort
         return t
+
+    def param_memory(self, eq, sharding, dims) -> int:
+        """Bytes of this equation's parameter blocks with their gradients and two optimizer
+        moments -- what a strategy trades against communication (activations shrink with
+        the device count whatever the strategy)."""
+        return sum(4 * lay.local_size(v.aval.shape) * v.aval.dtype.itemsize
+                   for v, lay in zip(eq.inputs, sharding.in_layouts(dims))
+                   if v in self.params)

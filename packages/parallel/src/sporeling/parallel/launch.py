@@ -71,15 +71,20 @@ def _run(args) -> int:
     if not Path(args.script).is_file():
         raise ParallelError("no such script", op="sporeling run", expected="a Python file",
                             got=args.script)
-    if args.timeout is not None:
-        os.environ[TIMEOUT_ENV] = repr(float(args.timeout))
+    if args.timeout is not None and not args.timeout > 0:
+        raise ParallelError("bad timeout", op="sporeling run", expected="--timeout > 0 seconds",
+                            got=args.timeout)
     if args.backend == "local":
-        return _run_local(args.n, args.script, args.args)
-    return _run_mpi(args.n, args.script, args.args, args.hostfile)
+        return _run_local(args.n, args.script, args.args, args.timeout)
+    return _run_mpi(args.n, args.script, args.args, args.hostfile, args.timeout)
 
 
-def _run_mpi(n: int, script: str, script_args: list[str], hostfile: str | None) -> int:
-    process = subprocess.Popen(mpiexec_command(n, script, script_args, hostfile),
+def _run_mpi(n: int, script: str, script_args: list[str], hostfile: str | None,
+             timeout: float | None) -> int:
+    env = dict(os.environ)
+    if timeout is not None:
+        env[TIMEOUT_ENV] = repr(float(timeout))
+    process = subprocess.Popen(mpiexec_command(n, script, script_args, hostfile), env=env,
                                start_new_session=True)
     try:
         return process.wait()
@@ -95,7 +100,9 @@ def _run_mpi(n: int, script: str, script_args: list[str], hostfile: str | None) 
             os.killpg(process.pid, signal.SIGKILL)
 
 
-def _run_local(n: int, script: str, script_args: list[str]) -> int:
+def _run_local(n: int, script: str, script_args: list[str], timeout: float | None) -> int:
+    from sporeling.core import context
+
     from .testing import run_local
 
     def rank_main():
@@ -104,14 +111,17 @@ def _run_local(n: int, script: str, script_args: list[str]) -> int:
         except SystemExit as exc:
             if exc.code not in (None, 0):
                 raise
-    sys.argv = [script, *script_args]
+    argv, sys.argv = sys.argv, [script, *script_args]
     try:
-        run_local(n, rank_main)
+        with context(**({} if timeout is None else {"comm_timeout": timeout})):
+            run_local(n, rank_main)
     except BaseException as exc:  # noqa: BLE001 - printed once, as a rank's failure
         rank = getattr(exc, "__notes__", [""])[-1]
         print(f"sporeling: a rank raised {rank}; every rank ended", file=sys.stderr)
         traceback.print_exception(exc)
         return 1
+    finally:
+        sys.argv = argv
     return 0
 
 

@@ -25,6 +25,7 @@ def test_a_cap_equal_to_the_block_size_serves_both_regions():
         assert cpu.to_numpy(y)[0, 0] == 64.0
         s = get_default_pool().stats()
         assert s.reserved <= 1024 * MB and s.regions["common"].blocks == 1
+        assert s.block_size == 512 * MB and "blocks of 512.00 MB, cap 1.00 GB" in s.summary()
         del w, y
 
 

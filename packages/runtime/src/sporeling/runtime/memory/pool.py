@@ -185,9 +185,7 @@ class MemoryPool:
 
     def _new_block(self, region: str, size: int) -> Block:
         cap = self.max_memory
-        # at most half the cap: the other region must be able to open a block too
-        half = max(cap // 2 - cap // 2 % self.alignment, self.alignment)
-        unit = min(self.block_size, half)
+        unit = self._unit(cap)
         want = unit if size <= unit else round_up(size, min(unit, _LARGE_GRANULE))
         left = cap - self._reserved()
         if want > left and self._release_idle():
@@ -200,6 +198,12 @@ class MemoryPool:
             return Block(next(self._block_ids), region, want, alignment=self.alignment)
         except (OSError, MemoryError, OverflowError) as exc:  # the OS said no (ENOMEM, ...)
             raise self._out_of_memory(size, region, refused=(want, exc)) from exc
+
+    def _unit(self, cap: int) -> int:
+        """The block size in effect: at most half the cap, so that the other region can
+        open a block too."""
+        half = max(cap // 2 - cap // 2 % self.alignment, self.alignment)
+        return min(self.block_size, half)
 
     def _release_idle(self) -> int:
         return sum(r.release_idle_blocks() for r in self._regions.values())
@@ -277,14 +281,15 @@ class MemoryPool:
         return sum(r.reserved for r in self._regions.values())
 
     def _stats_locked(self) -> PoolStats:
+        cap = self.max_memory
         regions = {name: r.stats() for name, r in self._regions.items()}
         rs = regions.values()
         return PoolStats(
             self.name, self._in_use, self._peak, self._reserved(),
             sum(r.free for r in rs), max(r.largest_free for r in rs),
             sum(r.blocks for r in rs), sum(r.allocations for r in rs), len(self._live),
-            regions=regions, fallbacks=self._fallbacks, block_size=self.block_size,
-            cap=self.max_memory)
+            regions=regions, fallbacks=self._fallbacks, block_size=self._unit(cap),
+            cap=cap)
 
     def stats(self) -> PoolStats:
         """A snapshot of the counters, overall and per region (see :class:`PoolStats`)."""

@@ -45,7 +45,8 @@ class RegionStats:
 class PoolStats(RegionStats):
     """The whole pool: overall counters plus ``regions`` (``"persistent"``, ``"common"``).
 
-    ``fallbacks`` counts persistent requests served from the common region's free extents.
+    ``fallbacks`` counts persistent requests served from the common region's free extents;
+    ``block_size`` is the size in effect (the configured one, at most half the cap).
     The overall ``peak`` is the highest total, not the sum of the regions' peaks.
     """
     regions: dict[str, RegionStats] = field(default_factory=dict)

@@ -147,6 +147,8 @@ def test_print_(capsys):
     (lambda a: ops.pad(a, (1, 1, 1, 0), mode="replicate"), IMG),
     (lambda a: ops.bounding_box_decode(T([[4.0, 1, 8, 6]]), a, (40, 40)), [[0.1, 0.2, 0.3, 0.1]]),
     (lambda a: ops.iou(a, T([[1.0, 1.0, 4.0, 5.0]])), [[0.5, 0.2, 3.1, 3.4]]),
+    (lambda a: ops.crop_and_resize(T(np.arange(20.0).reshape(1, 4, 5, 1) ** 1.5), a, T([0]),
+                                   (3, 2)), [[0.1, 0.15, 0.8, 0.7]]),
 ])
 def test_gradients(fn, x):
     check_grad(fn, x)
@@ -159,6 +161,8 @@ def test_gradients(fn, x):
                                                   (1, 1, 3, 4))), IMG),
     (lambda a: ops.pad(a, (1, 2), mode="circular"), IMG),
     (lambda a: ops.cdist(a, a), PTS),
+    (lambda a: ops.crop_and_resize(a, T([[0.2, 0.1, 0.9, 1.2]]), T([0]), (3, 4), "bilinear",
+                                   -1.0), IMG.transpose(0, 2, 3, 1)),
     (lambda a: ops.check_valid(a, T([6.0, 8.0, 1.0])),
      [[0.0, 1.0, 7.0, 5.0], [1.0, 1.0, 7.5, 5.0]]),
 ])

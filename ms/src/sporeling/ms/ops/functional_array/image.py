@@ -1,13 +1,11 @@
 """Image functions of MindSpore r2.3 ``mindspore.ops``: padding, resizing, pixel shuffles,
-sampling grids and bounding boxes. Built from sx ops (Graph mode and gradients included)
-except ``crop_and_resize`` (eager only)."""
+sampling grids, crops and bounding boxes. Built from sx ops (Graph mode and gradients
+included)."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
-
-from sporeling.ms.common import eager_only
 
 from ._common import SporelingError, float_like, full_like, ops, tensor, tuple_of, value_of
 from .nn import fold
@@ -371,41 +369,42 @@ def check_valid(bboxes, img_metas):
                                            y1 <= height * ratio - 1.0))
 
 
-@eager_only("ops.crop_and_resize")
+def _crop_axis(lo, hi, n, out):
+    """Sample positions (K, out) along one axis of size ``n`` for normalised [lo, hi]."""
+    if out == 1:
+        return ops.expand_dims((lo + hi) * (0.5 * (n - 1)), 1)
+    steps = tensor(np.arange(out, dtype=np.float64).astype(lo.dtype) / (out - 1))
+    return ops.expand_dims(lo * (n - 1), 1) + ops.expand_dims((hi - lo) * (n - 1), 1) * steps
+
+
 def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
                     extrapolation_value=0.0):
     """Crops of NHWC ``image`` at normalised ``boxes`` (y0, x0, y1, x1), resized to
-    ``crop_size`` (TensorFlow's crop_and_resize): (K, ch, cw, C) float32."""
-    img = value_of(image).astype(np.float64)
-    bx = value_of(boxes).astype(np.float64)
-    idx = value_of(box_indices).astype(np.int64)
-    ch, cw = (int(v) for v in crop_size)
+    ``crop_size`` (TensorFlow's crop_and_resize): (K, ch, cw, C), float32 (float64 images
+    stay float64). Points falling outside the image take ``extrapolation_value``.
+    Differentiable in the image and the boxes."""
     if method not in ("bilinear", "nearest", "bilinear_v2"):
         raise SporelingError("unknown method", op="ops.crop_and_resize",
                              expected="'bilinear', 'nearest' or 'bilinear_v2'", got=method)
-    _, h, w, c = img.shape
-    out = np.full((len(bx), ch, cw, c), float(extrapolation_value))
-    for k, (y0, x0, y1, x1) in enumerate(bx):
-        ys = y0 * (h - 1) + np.arange(ch) * ((y1 - y0) * (h - 1) / (ch - 1) if ch > 1 else 0) \
-            if ch > 1 else np.array([0.5 * (y0 + y1) * (h - 1)])
-        xs = x0 * (w - 1) + np.arange(cw) * ((x1 - x0) * (w - 1) / (cw - 1) if cw > 1 else 0) \
-            if cw > 1 else np.array([0.5 * (x0 + x1) * (w - 1)])
-        for i, y in enumerate(ys):
-            if not 0 <= y <= h - 1:
-                continue
-            for j, x in enumerate(xs):
-                if not 0 <= x <= w - 1:
-                    continue
-                if method == "nearest":
-                    out[k, i, j] = img[idx[k], int(round(y)), int(round(x))]
-                    continue
-                t, l = int(math.floor(y)), int(math.floor(x))
-                b, r = min(t + 1, h - 1), min(l + 1, w - 1)
-                fy, fx = y - t, x - l
-                top = img[idx[k], t, l] * (1 - fx) + img[idx[k], t, r] * fx
-                bot = img[idx[k], b, l] * (1 - fx) + img[idx[k], b, r] * fx
-                out[k, i, j] = top * (1 - fy) + bot * fy
-    return tensor(out.astype(np.float32))
+    img = float_like(image)
+    bx = ops.cast(tensor(boxes), img.dtype)
+    ch, cw = (int(v) for v in crop_size)
+    _, h, w, _ = img.shape
+    k = bx.shape[0]
+    picked = ops.transpose(ops.gather(img, ops.cast(tensor(box_indices), np.int64), axis=0),
+                           (0, 3, 1, 2))                           # (K, C, H, W)
+    y0, x0, y1, x1 = (ops.getitem(bx, (slice(None), i)) for i in range(4))
+    ys = _crop_axis(y0, y1, h, ch)                                 # (K, ch)
+    xs = _crop_axis(x0, x1, w, cw)                                 # (K, cw)
+    py = ops.broadcast_to(ops.expand_dims(ys, 2), (k, ch, cw))
+    px = ops.broadcast_to(ops.expand_dims(xs, 1), (k, ch, cw))
+    sampled = sample_pixels(picked, px, py, "nearest" if method == "nearest" else "bilinear")
+    inside = ops.logical_and(ops.logical_and(py >= 0, py <= h - 1),
+                             ops.logical_and(px >= 0, px <= w - 1))
+    out = ops.where(ops.expand_dims(inside, 1), sampled,
+                    full_like(sampled, float(extrapolation_value)))
+    out = ops.transpose(out, (0, 2, 3, 1))
+    return out if out.dtype == np.float64 else ops.cast(out, np.float32)
 
 
 def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):

@@ -122,7 +122,13 @@ def writes_attribute(x):
 def augments_item(x):
     totals = [0.0]
     for row in ops.reshape(x, (3, 1)):
-        totals[0] += ops.sum(row)
+        totals[0] = ops.add(totals[0], ops.sum(row))  # own list: caught where it is read
+    return ops.mul(x, totals[0])
+
+
+def writes_item_of_argument(x, out=[None]):  # noqa: B006  (the effect under test)
+    if big(x):
+        out[0] = x
     return x
 
 
@@ -144,7 +150,8 @@ def defines_in_loop(x):
     (raise_escapes_try, GraphSyntaxError, "raise.*try", "raise KeyError"),
     (prints, GraphSyntaxError, "`print`", "print("),
     (writes_attribute, GraphSyntaxError, "attribute", "BOX.value"),
-    (augments_item, GraphSyntaxError, "item", "totals[0]"),
+    (writes_item_of_argument, GraphSyntaxError, "item", "out[0]"),
+    (augments_item, SporelingError, "escaped", "totals[0] = ops.add"),
     (appends, SporelingError, "escaped", "rows.append"),
     (defines_in_loop, SporelingError, "`twice`", "for row"),
 ])
@@ -164,6 +171,16 @@ def with_in_branch(x):
     return x
 
 
+def builds_a_shape_in_branch(x):
+    if big(x):
+        shape = list(x.shape)
+        shape[0] = 1
+        x = ops.reshape(ops.sum(x), tuple(shape))
+    else:
+        x = ops.reshape(ops.mean(x), (1,))
+    return x
+
+
 def closure_inside_loop(x):
     for row in ops.reshape(x, (3, 1)):
         scale = lambda: ops.mul(row, 2.0)  # noqa: E731
@@ -171,7 +188,8 @@ def closure_inside_loop(x):
     return x
 
 
-@pytest.mark.parametrize("fn", [with_in_branch, closure_inside_loop])
+@pytest.mark.parametrize("fn", [with_in_branch, closure_inside_loop,
+                                builds_a_shape_in_branch])
 def test_constructs_that_convert_as_they_are(fn):
     for x in (SMALL, BIG):
         g = make_graph(convert(fn), x)

@@ -159,9 +159,9 @@ def _compile(fn, node: ast.FunctionDef):
         _Mangle(parts[-2]).visit(node)
     filename = fn.__code__.co_filename
     node.name = "_sp_converted"  # not fn's name: that is bound outside (recursion)
-    rewrite_flags(node, lambda n: f"{filename}:{n.lineno} in {fn.__qualname__}",
-                  checks=not (fn.__module__ or "").startswith("sporeling."))
-    Converter(node, filename, fn.__qualname__).run()
+    users = not (fn.__module__ or "").startswith("sporeling.")  # not Sporeling's own code
+    rewrite_flags(node, lambda n: f"{filename}:{n.lineno} in {fn.__qualname__}", checks=users)
+    Converter(node, filename, fn.__qualname__, guards=users).run()
     params = [ast.arg(arg=n) for n in fn.__code__.co_freevars] + [ast.arg(arg="_sp")]
     factory = ast.FunctionDef(
         name="_sp_factory", args=ast.arguments(posonlyargs=[], args=params, vararg=None,

@@ -62,9 +62,8 @@ def _has_nested_return(fn, checks: bool = True) -> bool:
                 continue
             if isinstance(s, ast.Return) and not (top and i == len(stmts) - 1):
                 return True
-            if checks and not protected and (isinstance(s, ast.Assert) or
-                                  (isinstance(s, ast.Raise) and s.exc is not None
-                                   and not top)):
+            conditional_raise = isinstance(s, ast.Raise) and s.exc is not None and not top
+            if checks and not protected and (isinstance(s, ast.Assert) or conditional_raise):
                 return True
             inner = protected or isinstance(s, _PROTECTED)
             for field in ("body", "orelse", "finalbody"):
@@ -106,19 +105,13 @@ class _Rewriter:
         return out, found
 
     def stmt(self, s, loop):
-        if not self.checks:
-            pass  # library code: raises stay Python (argument checks on Python values)
-        elif isinstance(s, ast.Assert) and self.returns and not self.protected:
-            s = _assert_as_if(s)
-        if isinstance(s, ast.Raise) and self.checks and self.returns and \
-                not self.protected and s.exc is not None and self.depth:
-            return self.raise_(s), {DONE}
-        if isinstance(s, ast.Raise) and self.checks and self.protected and \
-                s.exc is not None:
-            # raised at once (a handler may catch it); refused if it escapes a traced body
-            s.exc = _at(ast.Call(func=sp("marked"), args=[s.exc, ast.Constant(self.where(s))],
-                                 keywords=[]), s)
-            return [s], set()
+        if self.checks:  # (library code keeps its raises: they check Python arguments)
+            if isinstance(s, ast.Assert) and self.returns and not self.protected:
+                s = _assert_as_if(s)
+            if isinstance(s, ast.Raise) and s.exc is not None:
+                done = self.raise_(s)
+                if done is not None:
+                    return done
         if isinstance(s, ast.Return) and self.returns:
             value = s.value or _at(ast.Constant(None), s)
             return [_set(RET, value, s), _set(DONE, ast.Constant(True), s)], {DONE}
@@ -143,13 +136,21 @@ class _Rewriter:
         return [s], flags
 
     def raise_(self, s):
-        """``_sp_err = _sp.raise_(code, lambda: exc, where, _sp_errors, source)``."""
+        """A user's ``raise`` in a compound statement: ``_sp_err = _sp.raise_(code, lambda:
+        exc, where, _sp_errors, source)`` and ``_sp_done``. Inside ``try``/``with`` (a
+        handler may catch it): a Python raise of ``_sp.marked(exc, where)``. At the top of
+        the function (unconditional): None, it stays as it is."""
+        if self.protected:
+            s.exc = _at(ast.Call(func=sp("marked"), args=[s.exc, ast.Constant(self.where(s))],
+                                 keywords=[]), s)
+            return [s], set()
+        if not (self.returns and self.depth):
+            return None
         self.raises += 1
-        make = _thunk(s.exc, s)
         call = _at(ast.Call(func=sp("raise_"), args=[
-            ast.Constant(self.raises), make, ast.Constant(self.where(s)), _name(ERRORS),
-            ast.Constant(ast.unparse(s.exc))], keywords=[]), s)
-        return [_set(ERR, call, s), _set(DONE, ast.Constant(True), s)]
+            ast.Constant(self.raises), _thunk(s.exc, s), ast.Constant(self.where(s)),
+            _name(ERRORS), ast.Constant(ast.unparse(s.exc))], keywords=[]), s)
+        return [_set(ERR, call, s), _set(DONE, ast.Constant(True), s)], {DONE}
 
     def bodies(self, s, loop):
         flags = set()

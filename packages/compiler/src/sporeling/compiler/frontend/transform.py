@@ -96,9 +96,18 @@ class _Exprs(ast.NodeTransformer):
     visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda
 
 
-def _escaping_effect(s) -> str | None:
-    """What in the simple statement ``s`` acts outside the function's variables (and so
-    must not run while a tensor-dependent body is traced), or None."""
+def _root(node) -> str | None:
+    """The name an attribute/item chain starts from (``a`` of ``a.b[0].c``), or None."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _escaping_effect(s, local: set) -> str | None:
+    """What in the simple statement ``s`` acts outside the function's own objects (and so
+    must not run while a tensor-dependent body is traced), or None. Writing into an object
+    bound to a name of ``local`` (made by this function) is the function's business: a
+    traced value stored there and used after the body is caught as an escaped tracer."""
     if isinstance(s, SCOPES + (ast.If, ast.While, ast.For, ast.With, ast.AsyncWith,
                                ast.Try)):
         return None  # their bodies are checked statement by statement
@@ -106,10 +115,11 @@ def _escaping_effect(s) -> str | None:
         [s.target] if isinstance(s, (ast.AugAssign, ast.AnnAssign)) else []
     for target in targets:
         for node in ast.walk(target):
-            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-                return f"assigning to an attribute (`{ast.unparse(node)}`)"
-            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
-                return f"assigning to an item (`{ast.unparse(node)}`)"
+            if not isinstance(node, (ast.Attribute, ast.Subscript)) or \
+                    not isinstance(node.ctx, ast.Store) or _root(node) in local:
+                continue
+            kind = "an attribute" if isinstance(node, ast.Attribute) else "an item"
+            return f"assigning to {kind} (`{ast.unparse(node)}`)"
     stack = [s]
     while stack:
         node = stack.pop()
@@ -124,11 +134,13 @@ def _escaping_effect(s) -> str | None:
 class Converter:
     """Converts one function's body (after :func:`~.flags.rewrite_flags`)."""
 
-    def __init__(self, fn: ast.FunctionDef, filename: str, qualname: str | None = None):
+    def __init__(self, fn: ast.FunctionDef, filename: str, qualname: str | None = None,
+                 guards: bool = True):
         self.fn, self.filename, self.count = fn, filename, 0
-        self.qualname = qualname
+        self.qualname, self.guards = qualname, guards
         self.all_loads = loads(fn.body)
         self.declared = declared(fn)
+        self.local = stores(fn.body) - self.declared  # objects this function makes
         self.exprs = _Exprs()
 
     def where(self, node) -> str:
@@ -141,7 +153,7 @@ class Converter:
     def block(self, stmts, in_try):
         out = []
         for s in stmts:
-            construct = _escaping_effect(s)
+            construct = _escaping_effect(s, self.local) if self.guards else None
             if construct is not None:
                 out.append(_locate(ast.Expr(value=ast.Call(func=sp("python_only"), args=[
                     ast.Constant(construct), ast.Constant(self.where(s))], keywords=[])), s))

@@ -217,7 +217,8 @@ class PluginHost:
         tb = "".join(traceback.format_exception(exc)) if exc is not None else ""
         self.failed.append(PluginFailure(plugin, dist, version, reason, tb))
         self._caches.clear()
-        warnings.warn(f"sporeling plugin {plugin!r} ({dist}) was dropped: {reason}",
+        warnings.warn(f"sporeling plugin {plugin!r} ({dist}) was dropped: {reason} (the "
+                      f"others work; {DISABLE_ENV}={plugin} silences this)",
                       PluginWarning, stacklevel=3)
 
     def registry(self, hook_name: str):

@@ -97,7 +97,7 @@ def _lamb(w, grads, lr=0.01, b1=0.9, b2=0.999, eps=1e-6, wd=0.1):
     for step, g in enumerate(grads, 1):
         m, v = b1 * m + (1 - b1) * g, b2 * v + (1 - b2) * g * g
         update = (m / (1 - b1 ** step)) / (np.sqrt(v / (1 - b2 ** step)) + eps) + wd * w
-        w = w - lr * np.linalg.norm(w) / np.linalg.norm(update) * update
+        w = w - lr * min(np.linalg.norm(w) / np.linalg.norm(update), 10.0) * update
     return w
 
 
@@ -197,6 +197,7 @@ CASES = [
     ("LazyAdam", lambda p: nn.LazyAdam(p, 0.01), _adam(W0, GRADS)),
     ("AdaMax", lambda p: nn.AdaMax(p, 0.01), _adamax(W0, GRADS)),
     ("Lamb", lambda p: nn.Lamb(p, 0.01, weight_decay=0.1), _lamb(W0, GRADS)),
+    ("Lamb-clipped-ratio", lambda p: nn.Lamb(p, 0.01), _lamb(W0 * 50, GRADS, wd=0.0)),
     ("Adadelta", lambda p: nn.Adadelta(p), _adadelta(W0, GRADS)),
     ("Adagrad", lambda p: nn.Adagrad(p, learning_rate=0.1), _adagrad(W0, GRADS)),
     ("FTRL", lambda p: nn.FTRL(p, learning_rate=0.1, l1=0.01, l2=0.02), _ftrl(W0, GRADS)),
@@ -218,6 +219,9 @@ CASES = [
 @pytest.mark.parametrize("name, make, expected", CASES, ids=[c[0] for c in CASES])
 def test_optimizer_matches_reference(name, make, expected):
     grads = SIGNED_GRADS if name == "Rprop" else GRADS
+    if name == "Lamb-clipped-ratio":  # ||w|| / ||update|| is about 50 * 2.4: clipped to 10
+        np.testing.assert_allclose(run(make, w0=W0 * 50), expected, rtol=1e-10)
+        return
     if name == "Adam-l2":  # L2 weight decay is added to each gradient first
         w, step_grads = W0.copy(), []
         p = ms.Parameter(ms.Tensor(W0.copy()), name="w")

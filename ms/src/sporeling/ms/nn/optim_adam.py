@@ -10,7 +10,7 @@ MindSpore's numerics, which differ from PyTorch's:
   ``w -= lr * (m / (sqrt(v) + eps) + weight_decay * w)`` (PyTorch's AdamW scales ``w`` by
   ``1 - lr * wd`` and bias-corrects); default ``eps`` 1e-6.
 * ``Lamb``: bias-corrected Adam direction plus ``weight_decay * w``, scaled by the trust
-  ratio ``||w|| / ||update||``.
+  ratio ``||w|| / ||update||`` clipped to [0, 10].
 """
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ class AdaMax(_Moments):
 
 class Lamb(_Moments):
     """LAMB: ``r = m_hat / (sqrt(v_hat) + eps) + weight_decay * w``; ``w -= lr * trust * r``
-    with ``trust = ||w|| / ||r||`` (1 when either norm is 0)."""
+    with ``trust = min(||w|| / ||r||, 10)`` (1 when either norm is 0)."""
 
     _decoupled_weight_decay = True
 
@@ -133,4 +133,4 @@ class Lamb(_Moments):
             update = update + weight_decay * w
         w_norm, u_norm = np.linalg.norm(w), np.linalg.norm(update)
         trust = w_norm / u_norm if w_norm > 0 and u_norm > 0 else 1.0
-        return w - lr * trust * update
+        return w - lr * min(trust, 10.0) * update  # MindSpore clips the ratio to [0, 10]

@@ -118,11 +118,25 @@ def test_max_unpool_inverts_max_pool():
                                [[[0.0, 4.0, 0.0, 3.0]]])
 
 
-def test_fractional_max_pool3d_shrinks_to_the_output_size():
-    out = ops.fractional_max_pool3d(T(X5), (1, 2, 2), output_size=(3, 3, 4),
-                                    _random_samples=T([0.3, 0.6, 0.1]))
-    assert out.shape == (1, 2, 3, 3, 4)
-    assert value(out).max() <= X5.max()
+def test_fractional_max_pool3d_windows_and_indices():
+    u = np.array([0.3, 0.6, 0.1])
+    out, idx = ops.fractional_max_pool3d(T(X5), (1, 2, 2), output_size=(3, 3, 4),
+                                         return_indices=True, _random_samples=T(u))
+    assert out.shape == idx.shape == (1, 2, 3, 3, 4)
+    starts = []
+    for n, o, k, s in zip(X5.shape[2:], (3, 3, 4), (1, 2, 2), u):  # PyTorch's sequence
+        alpha = (n - k) / (o - 1)
+        starts.append([int((i + s) * alpha) - int(s * alpha) for i in range(o - 1)] + [n - k])
+    expected = np.zeros((1, 2, 3, 3, 4))
+    for i, j, m in np.ndindex(3, 3, 4):
+        d, h, w = starts[0][i], starts[1][j], starts[2][m]
+        expected[..., i, j, m] = X5[..., d:d + 1, h:h + 2, w:w + 2].max((-1, -2, -3))
+    np.testing.assert_array_equal(value(out), expected)
+    flat = X5.reshape(1, 2, -1)
+    np.testing.assert_array_equal(np.take_along_axis(flat, value(idx).reshape(1, 2, -1), 2),
+                                  expected.reshape(1, 2, -1))
+    check_jit(lambda a: ops.fractional_max_pool3d(a, 2, output_ratio=0.5,
+                                                  _random_samples=T(u)), X5)
 
 
 def test_batch_norm_training_updates_the_running_statistics():

@@ -299,7 +299,10 @@ def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, output_size=No
 def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,  # noqa: A002
                           return_indices=False, _random_samples=None):
     """Max pooling over pseudo-random windows of size ``kernel_size`` whose starts cover the
-    (D, H, W) input so that it shrinks to ``output_size`` (or ``output_ratio`` of it)."""
+    (D, H, W) input so that it shrinks to ``output_size`` (or ``output_ratio`` of it);
+    ``return_indices`` adds flat (D, H, W) positions. One set of ``_random_samples`` (3
+    numbers in [0, 1); the first 3 of a (N, C, 3) tensor) places the windows for the whole
+    batch."""
     x = tensor(input)
     op = "ops.fractional_max_pool3d"
     k = tuple_of(kernel_size, 3, "kernel_size", op)
@@ -323,15 +326,22 @@ def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=Non
         alpha = (n - kk) / max(o - 1, 1)
         seq = [int((i + u) * alpha) - int(u * alpha) for i in range(o - 1)] + [n - kk]
         starts.append(seq)
-    rows = []
-    for a in range(3):
-        axis = x.ndim - 3 + a
-        lead = (slice(None),) * axis
-        pieces = [ops.max(ops.getitem(x, lead + (slice(st, st + k[a]),)), axis=axis,
-                          keepdims=True) for st in starts[a]]
-        x = ops.concat(pieces, axis=axis)
-        rows.append(starts[a])
-    if return_indices:
-        raise SporelingError("return_indices is not supported", op=op,
-                             expected="return_indices=False", got=True)
-    return x
+    # every window is kernel-sized at an irregular start: read each kernel offset at all
+    # starts (index_select per axis), then reduce over the offsets
+    taps, flat = [], []
+    dims = x.ndim - 3
+    for off in itertools.product(*(range(kk) for kk in k)):
+        t = x
+        for a in range(3):
+            t = ops.index_select(t, tensor(np.asarray(starts[a]) + off[a]), axis=dims + a)
+        taps.append(t)
+        grid = np.meshgrid(*(np.asarray(starts[a]) + off[a] for a in range(3)), indexing="ij")
+        flat.append(np.ravel_multi_index(grid, size))
+    stacked = ops.stack(taps, axis=0)
+    values = ops.max(stacked, axis=0)
+    if not return_indices:
+        return values
+    which = ops.expand_dims(ops.argmax(stacked, axis=0), 0)
+    positions = np.stack(flat).reshape((len(flat),) + (1,) * dims + out)
+    positions = ops.broadcast_to(tensor(positions.astype(np.int64)), tuple(stacked.shape))
+    return values, ops.squeeze(ops.take_along_axis(positions, which, 0), 0)

@@ -17,11 +17,13 @@ from __future__ import annotations
 import contextlib
 import threading
 
+import numpy as np
+
 from sporeling.core import SporelingError
 
 from ..ir.pytree import flatten, unflatten
 from ..ops._control_check import check
-from ..ops._control_trace import bind_operands, is_array, model_of, unwrap, wrap_like
+from ..ops._control_trace import bind_operands, is_array, model_of, wrap_like
 
 __all__ = ["GraphSyntaxError", "traced_body", "in_traced_body", "raise_", "checked",
            "python_only", "marked"]
@@ -118,18 +120,14 @@ def checked(code, table: dict, value):
             hint="return a tensor from this function (the check runs on its result), or "
                  "make the condition a Python value")
     model = model_of([leaves[i] for i in slots])
-    operands = bind_operands([unwrap(code) if is_array(code) else code] +
+    # a Python code: raised under Python conditions inside an outer traced body, so it
+    # raises whenever that body runs
+    operands = bind_operands([code if is_array(code) else np.int64(code)] +
                              [leaves[i] for i in slots])
-    out = check(operands[0] if is_array(operands[0]) else _int64(operands[0]), errors,
-                operands[1:])
+    out = check(operands[0], errors, operands[1:])
     for i, o in zip(slots, out):
         leaves[i] = wrap_like(model, o)
     return unflatten(tree, leaves)
-
-
-def _int64(code):
-    import numpy as np
-    return np.int64(code)
 
 
 def python_only(construct: str, where: str) -> None:

@@ -28,8 +28,8 @@ from ..ir.pytree import flatten, unflatten
 from ..ir.trace import make_graph
 
 __all__ = ["Spec", "Undefined", "Traced", "trace", "is_array", "is_weak", "leaf_paths",
-           "register_wrapper", "wrap_like", "model_of", "unwrap", "unwrap_all", "bind_operands", "closed_graph",
-           "type_error"]
+           "register_wrapper", "wrap_like", "model_of", "unwrap", "unwrap_all",
+           "bind_operands", "closed_graph", "type_error"]
 
 _WEAK = (bool, int, float)
 

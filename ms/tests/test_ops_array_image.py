@@ -55,6 +55,10 @@ CASES = [
     ("interpolate_area", lambda: ops.interpolate(T(IMG), size=(1, 2), mode="area"),
      IMG.reshape(1, 1, 1, 3, 2, 2).mean((3, 5))),
     ("upsample", lambda: ops.upsample(T(IMG), size=(6, 8)), IMG.repeat(2, 2).repeat(2, 3)),
+    # MindSpore's documented example (nn.Upsample, which calls ops.interpolate)
+    ("upsample_doc", lambda: ops.upsample(T([[[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]]]),
+                                          size=(5, 5)),
+     np.array([[[[1.0, 1, 2, 3, 4]] * 3 + [[5.0, 5, 6, 7, 8]] * 2]])),
     ("pixel_shuffle", lambda: ops.pixel_shuffle(T(np.arange(8.0).reshape(1, 4, 1, 2)), 2),
      np.arange(8.0).reshape(1, 1, 2, 2, 1, 2).transpose(0, 1, 4, 2, 5, 3).reshape(1, 1, 2, 4)),
     ("pixel_unshuffle", lambda: ops.pixel_unshuffle(T(np.arange(16.0).reshape(1, 1, 4, 4)), 2),

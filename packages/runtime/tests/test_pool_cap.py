@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from sporeling.core import ContextError, OutOfMemoryError, context, get_context, set_context
-from sporeling.runtime import MemoryPool, PoolError, get_backend, get_default_pool
+from sporeling.runtime import (MemoryPool, PoolError, get_backend, get_default_pool,
+                               set_default_pool)
 from sporeling.runtime.memory import options
 
 from runtime_helpers import KB, MB
@@ -71,6 +72,19 @@ def test_lowering_the_cap_releases_idle_blocks_or_refuses_with_what_is_in_use():
     del keep
     set_context(max_device_memory="1MB")
     assert pool.stats().reserved == 0 and get_context("max_device_memory") == MB
+
+
+def test_a_replaced_default_pool_no_longer_holds_the_cap_up():
+    set_context(mempool_block_size="1MB")
+    old = get_default_pool()
+    keep = old.allocate((700 * KB,), np.uint8)
+    set_default_pool(None)                            # out of service, its buffer alive
+    set_context(max_device_memory="512KB")
+    assert get_default_pool() is not old and old.owns(keep)
+    set_default_pool(old)                             # back in service: checked again
+    with pytest.raises(ContextError, match="'default'"):
+        set_context(max_device_memory="256KB")
+    del keep
 
 
 def test_a_pool_with_its_own_cap_lowers_it_the_same_way():

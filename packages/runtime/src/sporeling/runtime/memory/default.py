@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 
-from .pool import MemoryPool
+from .pool import _FOLLOWERS, MemoryPool
 
 __all__ = ["get_default_pool", "set_default_pool"]
 
@@ -32,8 +32,13 @@ def get_default_pool() -> MemoryPool:
 
 def set_default_pool(pool: MemoryPool | None) -> MemoryPool | None:
     """Replace the process-wide pool (tests); ``None`` makes a fresh one on next use.
-    Returns the previous pool; its live buffers stay valid."""
+    Returns the previous pool; its live buffers stay valid, but ``set_context(
+    max_device_memory=...)`` no longer checks a lower cap against it (it is out of service)."""
     global _pool
     with _lock:
         old, _pool = _pool, pool
+        if old is not None and old is not pool:
+            _FOLLOWERS.discard(old)
+        if pool is not None and pool._max_memory is None:
+            _FOLLOWERS.add(pool)
         return old

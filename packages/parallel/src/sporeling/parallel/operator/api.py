@@ -15,6 +15,7 @@ import numpy as np
 
 from .errors import ShardingError
 from .execute import _Plans, local_block, run_sharded
+from .redistribution import PairGroups, apply_plan
 from .layout import Layout, axes_for
 from .propagate import ShardedGraph, propagate
 
@@ -104,14 +105,8 @@ class Shard:
         from sporeling.expression.tensor.tensor import Tensor
         if is_tracing():  # inside a bigger trace (Graph mode, a search): inline the function
             return self.fn(*args)
-        comm = _comm_or_none()
+        comm = self._world(_comm_or_none())
         traced, sg = self.plan(*args)
-        if comm is None or comm.size != 2 ** sg.n_axes:
-            raise ShardingError("shard needs a communicator of the planned size",
-                                op=f"shard({self.name})", expected=2 ** sg.n_axes,
-                                got=None if comm is None else comm.size,
-                                hint="call sporeling.parallel.init() (or run under "
-                                     "sporeling.parallel.testing.run_local)")
         arrays = [_data(a) for a in args if isinstance(a, (Tensor, np.ndarray))]
         values = arrays + [p.asnumpy() for p in traced.params] + list(traced.captured)
         outs = run_sharded(sg, values, comm, plans=self._plans)
@@ -122,6 +117,60 @@ class Shard:
         it = iter(outs)
         leaves = [next(it) if x is None else x for x in leaves]
         return unflatten(traced.out_tree, leaves)
+
+    def value_and_grad(self, *args):
+        """``(outputs, argument_gradients, parameter_gradients)`` on every rank: the outputs
+        as a call gives them (arrays), and the gradient of the first output (a scalar loss)
+        with respect to each array argument (None for integer ones) and to each Parameter
+        the function reads (``{name: array}``), whole. Each rank differentiates its own program -- the redistributions'
+        collectives included (all_gather's backward is a reduce_scatter, ...) -- and the
+        gradients of replicated blocks are summed over their replicas, so the result is
+        the one-device gradient."""
+        from sporeling.compiler.autodiff import vjp
+        from sporeling.expression.tensor.tensor import Tensor
+        comm = self._world(_comm_or_none())
+        traced, sg = self.plan(*args)
+        arrays = [_data(a) for a in args if isinstance(a, (Tensor, np.ndarray))]
+        values = arrays + [p.asnumpy() for p in traced.params] + list(traced.captured)
+        blocks = [local_block(v, lay, comm.rank) for v, lay in zip(values, sg.input_layouts)]
+        wrt = [k for k, b in enumerate(blocks) if np.asarray(b).dtype.kind in "fc"]
+
+        def program(*diff):
+            full = list(blocks)
+            for k, d in zip(wrt, diff):
+                full[k] = d
+            return tuple(run_sharded(sg, full, comm, plans=self._plans,
+                                     inputs_are_local=True, differentiable=True))
+
+        outs, back = vjp(program, *[blocks[k] for k in wrt])
+        seeds = [np.zeros(np.shape(o), np.asarray(o).dtype) for o in outs]
+        replicas = 2 ** (sg.n_axes - len(sg.output_layouts[0].used_axes))
+        seeds[0] = np.full(np.shape(outs[0]), 1.0 / replicas, np.asarray(outs[0]).dtype)
+        cts = back(tuple(seeds))
+        groups = PairGroups(comm, sg.n_axes)
+        grads: list = [None] * len(values)
+        for k, ct in zip(wrt, cts):
+            lay = sg.input_layouts[k]
+            ct = np.asarray(ct) if ct is not None else np.zeros_like(blocks[k])
+            for axis in range(sg.n_axes):  # a replicated block's copies each got a share
+                if axis not in lay.used_axes:
+                    ct = groups(axis).all_reduce(ct)
+            whole = Layout.replicated(sg.n_axes, len(lay.dims))
+            grads[k] = apply_plan(self._plans(lay, whole, np.shape(values[k]),
+                                              np.asarray(ct).dtype.itemsize), ct, groups)
+        n_out = len(outs) - len(traced.effect_params)
+        params = {p.name: g for p, g in zip(traced.params, grads[len(arrays):])}
+        return [np.asarray(o) for o in outs[:n_out]], grads[:len(arrays)], params
+
+    def _world(self, comm):
+        n = 2 ** axes_for(self._device_num(comm), op=f"shard({self.name})")
+        if comm is None or comm.size != n:
+            raise ShardingError("shard needs a communicator of the planned size",
+                                op=f"shard({self.name})", expected=n,
+                                got=None if comm is None else comm.size,
+                                hint="call sporeling.parallel.init() (or run under "
+                                     "sporeling.parallel.testing.run_local)")
+        return comm
 
     def table(self, *args, device_num=None) -> list[dict]:
         """The strategy chosen for every op, for ``args``."""

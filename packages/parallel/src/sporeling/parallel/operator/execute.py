@@ -52,9 +52,12 @@ class _Plans:
 
 
 def run_sharded(sg: ShardedGraph, args, comm, *, plans: _Plans | None = None,
-                inputs_are_local: bool = False):
+                inputs_are_local: bool = False, differentiable: bool = False):
     """This rank's blocks of the graph's outputs (in ``sg.output_layouts``) for the full
-    input arrays ``args`` (or this rank's blocks of them with ``inputs_are_local``)."""
+    input arrays ``args`` (or this rank's blocks of them with ``inputs_are_local``).
+
+    ``differentiable``: every step is a primitive bound on the values as they come
+    (collectives included), so autodiff (``vjp``) differentiates the rank's program."""
     graph, rank = sg.graph, comm.rank
     groups = PairGroups(comm, sg.n_axes)
     plans = plans or _Plans()
@@ -71,13 +74,12 @@ def run_sharded(sg: ShardedGraph, args, comm, *, plans: _Plans | None = None,
             return held[layout]
         src = next(iter(held))  # the layout the value was made in
         block = apply_plan(plans(src, layout, v.aval.shape, v.aval.dtype.itemsize),
-                           held[src], groups)
+                           held[src], groups, differentiable=differentiable)
         held[layout] = block
         return block
 
     for v, layout, value in zip(graph.inputs, sg.input_layouts, args):
-        put(v, layout, np.asarray(value) if inputs_are_local else local_block(value, layout,
-                                                                              rank))
+        put(v, layout, value if inputs_are_local else local_block(value, layout, rank))
     for eq, dims, sh in zip(graph.equations, sg.dims, sg.shardings):
         in_layouts = sh.in_layouts(dims)
         blocks = [get(v, lay) for v, lay in zip(eq.inputs, in_layouts)]
@@ -93,7 +95,7 @@ def run_sharded(sg: ShardedGraph, args, comm, *, plans: _Plans | None = None,
             out = bind(eq.prim, *blocks, **params)
         outs = out if eq.prim.multiple_results else (out,)
         for v, lay, block in zip(eq.outputs, out_layouts, outs):
-            put(v, lay, np.asarray(block))
+            put(v, lay, block)
     results = []
     for v, lay in zip(graph.outputs, sg.output_layouts):
         results.append(get(v, lay) if not isinstance(v, Const) else np.asarray(v.value))

@@ -116,30 +116,47 @@ class PairGroups:
     def bit(self, axis: int) -> int:
         return rank_bit(self.comm.rank, axis, self.n_axes)
 
+    def name(self, axis: int) -> str:
+        """The group's name (registered on this rank's world communicator)."""
+        mask = 1 << (self.n_axes - 1 - axis)
+        lo = self.comm.rank & ~mask
+        name = f"sporeling.op.axis{axis}.{lo}"
+        if name not in self.comm.groups:
+            self.comm.create_group(name, [lo, lo | mask])
+        return name
+
     def __call__(self, axis: int):
         group = self._groups.get(axis)
         if group is None:
-            mask = 1 << (self.n_axes - 1 - axis)
-            lo = self.comm.rank & ~mask
-            name = f"sporeling.op.axis{axis}.{lo}"
-            group = self.comm.groups.get(name) or self.comm.create_group(name, [lo, lo | mask])
-            self._groups[axis] = group
+            group = self._groups[axis] = self.comm.groups[self.name(axis)]
         return group
 
 
-def _half(x: np.ndarray, dim: int, which: int) -> np.ndarray:
+def _half(x, dim: int, which: int, differentiable: bool):
     n = x.shape[dim] // 2
+    if differentiable:
+        from sporeling.compiler import ops
+        begin = [0] * len(x.shape)
+        begin[dim] = which * n
+        size = [-1] * len(x.shape)
+        size[dim] = n
+        return ops.slice(x, tuple(begin), tuple(size))
     index = [slice(None)] * x.ndim
     index[dim] = slice(which * n, (which + 1) * n)
     return x[tuple(index)]
 
 
-def apply_plan(steps: list[Step], x: np.ndarray, groups: PairGroups) -> np.ndarray:
-    """Run ``steps`` on this rank's block ``x`` (every rank of the world calls it)."""
+def apply_plan(steps: list[Step], x, groups: PairGroups, *, differentiable: bool = False):
+    """Run ``steps`` on this rank's block ``x`` (every rank of the world calls it).
+
+    ``differentiable``: through the collective primitives and ``ops.slice``, so the
+    redistribution is recorded by autodiff (all_gather's backward is reduce_scatter, ...)."""
+    if differentiable:
+        return _apply_primitives(steps, x, groups)
     x = np.asarray(x)
     for s in steps:
         if s.kind == "split":
-            x = _half(x, s.dim, groups.bit(s.axis))
+            x = _half(x, s.dim, groups.bit(s.axis), False)
         elif s.kind == "all_gather":
             x = groups(s.axis).all_gather(x, axis=s.dim)
         elif s.kind == "all_to_all":
@@ -151,3 +168,21 @@ def apply_plan(steps: list[Step], x: np.ndarray, groups: PairGroups) -> np.ndarr
         else:  # pragma: no cover - the planner makes only the kinds above
             raise AssertionError(s.kind)
     return np.ascontiguousarray(x)
+
+
+def _apply_primitives(steps, x, groups):
+    from .. import primitives as P
+    for s in steps:
+        if s.kind == "split":
+            x = _half(x, s.dim, groups.bit(s.axis), True)
+        elif s.kind == "all_gather":
+            x = P.all_gather(x, s.dim, groups.name(s.axis))
+        elif s.kind == "all_to_all":
+            x = P.all_to_all(x, s.dim, s.src_dim, groups.name(s.axis))
+        elif s.kind == "reduce_scatter":
+            x = P.reduce_scatter(x, "sum", s.dim, groups.name(s.axis))
+        elif s.kind == "all_reduce":
+            x = P.all_reduce(x, s.op, groups.name(s.axis))
+        else:  # pragma: no cover - the planner makes only the kinds above
+            raise AssertionError(s.kind)
+    return x

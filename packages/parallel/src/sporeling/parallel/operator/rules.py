@@ -258,14 +258,14 @@ def _reshape(eq):
 def _embedding_local(eq, info, indices, table):
     """This device's rows of the table answer the indices that fall in them; the others
     give zeros, and the sum over the row-splitting devices is the lookup."""
-    from sporeling.compiler import bind
+    from sporeling.compiler import bind, ops
     rows = table.shape[0]
     start = info.block_start(1, 0) if info is not None else 0
-    local = np.asarray(indices) - start
+    local = np.asarray(indices) - start  # indices are data, never differentiated
     inside = (local >= 0) & (local < rows)
     out = bind(eq.prim, np.where(inside, local, 0).astype(np.asarray(indices).dtype),
                table, padding_idx=None)
-    return np.asarray(out) * inside[..., None].astype(np.asarray(out).dtype)
+    return ops.mul(out, inside[..., None].astype(eq.outputs[0].aval.dtype))
 
 
 @def_sharding_rule("embedding")

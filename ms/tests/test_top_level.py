@@ -241,3 +241,9 @@ def test_eager_only_refuses_graph_mode_tracing():
     assert demo.__ms_eager_only__ and demo.__name__ == "demo"
     with pytest.raises(EagerOnlyError, match="ops.demo_special has no Graph-mode/gradient"):
         ms.jit(lambda x: demo(x) * 2.0)(x)
+    with pytest.raises(EagerOnlyError, match="silently lost"):
+        ms.grad(lambda x: (demo(x) * x).sum())(x)
+    # an input grad does not differentiate is fine (a constant inside the loss)
+    const = ms.Tensor(np.array([0.25], np.float32))
+    np.testing.assert_allclose(ms.grad(lambda x: (demo(const) * x).sum())(x).asnumpy(),
+                               np.sinc(0.25), rtol=1e-6)

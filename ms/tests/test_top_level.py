@@ -247,3 +247,15 @@ def test_eager_only_refuses_graph_mode_tracing():
     const = ms.Tensor(np.array([0.25], np.float32))
     np.testing.assert_allclose(ms.grad(lambda x: (demo(const) * x).sum())(x).asnumpy(),
                                np.sinc(0.25), rtol=1e-6)
+
+
+def test_common_initializer_as_mindspore_scripts_import_it():
+    from sporeling.ms.common.initializer import Normal, One, XavierUniform, initializer
+    ms.set_seed(0)
+    w = initializer(Normal(0.02), (200, 50), ms.float32)
+    assert w.dtype == ms.float32 and abs(float(w.asnumpy().std()) - 0.02) < 0.002
+    np.testing.assert_array_equal(initializer(One(), (2, 2), ms.float16).asnumpy(),
+                                  np.ones((2, 2), np.float16))
+    dense = nn.Dense(4, 3, weight_init=XavierUniform())
+    bound = np.sqrt(6 / (4 + 3))
+    assert np.abs(dense.weight.asnumpy()).max() <= bound

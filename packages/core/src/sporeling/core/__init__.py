@@ -12,8 +12,8 @@ from .context import (GRAPH_MODE, PYNATIVE_MODE, ContextOption, ContextOptions, 
                       context_version, get_context, reset_context, set_context)
 from .errors import (ContextError, DTypeError, DuplicateNameError, OutOfMemoryError,
                      PluginError, ShapeError, SizeError, SporelingError)
-from .hooks import (PluginFailure, PluginHost, PluginInfo, PluginWarning, get_plugin_host,
-                    hookspec, impl, set_plugin_host)
+from .hooks import (PluginFailure, PluginHost, PluginInfo, PluginWarning, declare_registry,
+                    get_plugin_host, hookspec, impl, set_plugin_host)
 from .random import generator, get_seed, set_seed
 from .registry import Registry
 from .units import format_size, parse_size
@@ -26,7 +26,8 @@ except PackageNotFoundError:  # running from a source tree
 __all__ = [
     "dtypes", "context_version", "GRAPH_MODE", "PYNATIVE_MODE", "ContextOption", "ContextOptions", "context",
     "get_context", "reset_context", "set_context", "ContextError", "DTypeError",
-    "OutOfMemoryError", "PluginError", "DuplicateNameError", "ShapeError", "SizeError", "SporelingError",
+    "OutOfMemoryError", "PluginError", "DuplicateNameError", "ShapeError", "SizeError",
+    "SporelingError", "declare_registry",
     "PluginFailure", "PluginHost", "PluginInfo", "PluginWarning", "get_plugin_host",
     "hookspec", "impl", "generator", "get_seed", "set_seed", "set_plugin_host", "Registry", "format_size", "parse_size",
     "__version__",

@@ -68,3 +68,52 @@ def test_plain_function_and_errors():
     with pytest.raises(SporelingError, match="get_by_list needs the weights"):
         ops.GradOperation(get_by_list=True)(Net())
     assert ops.GradOperation(get_all=True).attrs["get_all"] is True
+
+
+class TinyConvNet(sx.nn.Cell):
+    """A MindSpore-1.x-style network written only with primitive classes."""
+
+    def __init__(self):
+        super().__init__()
+        rng = np.random.default_rng(0)
+        self.w_conv = sx.Parameter(rng.standard_normal((4, 1, 3, 3)).astype(np.float32) * 0.3,
+                                   name="w_conv")
+        self.w_fc = sx.Parameter(rng.standard_normal((3, 36)).astype(np.float32) * 0.3,
+                                 name="w_fc")
+        self.b_fc = sx.Parameter(np.zeros(3, np.float32), name="b_fc")
+        self.conv = ops.Conv2D(out_channel=4, kernel_size=3, pad_mode="same")
+        self.pool = ops.MaxPool(kernel_size=2, strides=2)
+        self.relu = ops.ReLU()
+        self.flatten = ops.Flatten()
+        self.matmul = ops.MatMul(transpose_b=True)
+        self.bias_add = ops.BiasAdd()
+        self.loss = ops.SparseSoftmaxCrossEntropyWithLogits()
+
+    def construct(self, x, labels):
+        h = self.pool(self.relu(self.conv(x, self.w_conv)))
+        logits = self.bias_add(self.matmul(self.flatten(h), self.w_fc), self.b_fc)
+        return self.loss(logits, labels)
+
+
+@pytest.mark.parametrize("mode", [sx.PYNATIVE_MODE, sx.GRAPH_MODE])
+def test_training_with_primitive_classes_and_grad_operation(mode):
+    rng = np.random.default_rng(1)
+    labels = np.arange(12) % 3
+    images = rng.standard_normal((12, 1, 6, 6)).astype(np.float32) * 0.1
+    images[np.arange(12), 0, labels * 2, :] += 1.0  # the class is the bright row: learnable
+    net = TinyConvNet()
+    weights = sx.ParameterTuple(net.trainable_params())
+    grad_fn = ops.GradOperation(get_by_list=True)(net, weights)
+    previous = sx.get_context("mode")
+    sx.set_context(mode=mode)
+    try:
+        step = sx.jit(grad_fn) if mode == sx.GRAPH_MODE else grad_fn
+        first = float(value(net(T(images), T(labels))))
+        for _ in range(40):
+            grads = step(T(images), T(labels))
+            for w, g in zip(weights, grads):
+                ops.assign_sub(w, g * 0.3)
+        last = float(value(net(T(images), T(labels))))
+    finally:
+        sx.set_context(mode=previous)
+    assert last < 0.1 * first, (first, last)

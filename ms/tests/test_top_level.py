@@ -259,3 +259,34 @@ def test_common_initializer_as_mindspore_scripts_import_it():
     dense = nn.Dense(4, 3, weight_init=XavierUniform())
     bound = np.sqrt(6 / (4 + 3))
     assert np.abs(dense.weight.asnumpy()).max() <= bound
+
+
+def test_model_train_with_checkpoint_callbacks_and_accuracy(tmp_path):
+    ms.set_seed(0)
+    rng = np.random.default_rng(0)
+    data = rng.normal(size=(64, 2)).astype(np.float32)
+    labels = (data[:, 0] + data[:, 1] > 0).astype(np.int32)
+
+    class Source:                       # MindSpore's random-access GeneratorDataset source
+        def __getitem__(self, i):
+            return data[i], labels[i]
+
+        def __len__(self):
+            return len(data)
+
+    ds = ms.dataset.GeneratorDataset(Source(), ["data", "label"], shuffle=False).batch(16)
+    net = nn.SequentialCell(nn.Dense(2, 8), nn.ReLU(), nn.Dense(8, 2))
+    model = ms.Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                     nn.Momentum(net.trainable_params(), 0.1, 0.9),
+                     metrics={"acc": ms.train.Accuracy()})
+    config = ms.CheckpointConfig(save_checkpoint_steps=4, keep_checkpoint_max=2)
+    ckpt = ms.ModelCheckpoint(prefix="net", directory=str(tmp_path), config=config)
+    model.train(6, ds, callbacks=[ckpt, ms.TimeMonitor(), ms.LossMonitor(8)])
+    assert model.eval(ds)["acc"] > 0.9
+    # sporeling writes safetensors files: net-<epoch>_<step>.safetensors (MindSpore: .ckpt)
+    saved = sorted(p.name for p in tmp_path.glob("net-*.safetensors"))
+    assert 1 <= len(saved) <= 2, saved
+    restored = nn.SequentialCell(nn.Dense(2, 8), nn.ReLU(), nn.Dense(8, 2))
+    not_loaded, _ = ms.load_param_into_net(restored, ms.load_checkpoint(str(tmp_path /
+                                                                            saved[-1])))
+    assert not_loaded == []

@@ -168,3 +168,13 @@ def test_gradients(fn):
 ])
 def test_graph_mode(fn):
     check_jit(fn, M.astype(np.float32))
+
+
+def test_arguments_needed_as_constants_are_named_under_graph_mode():
+    from sporeling.core.errors import SporelingError
+    with pytest.raises(SporelingError, match=r"ops.sequence_mask needs the value of lengths"):
+        sx.jit(lambda a: ops.sequence_mask(a))(T([1, 2]))
+    np.testing.assert_array_equal(value(sx.jit(lambda a: ops.sequence_mask(a, 3))(T([1, 2]))),
+                                  [[True, False, False], [True, True, False]])
+    with pytest.raises(SporelingError, match=r"ops.repeat_interleave needs the value of repeats"):
+        sx.jit(lambda a, r: ops.repeat_interleave(a, r, 0))(T(M), T([1, 2, 1]))

@@ -24,9 +24,22 @@ def tensor(x, dtype=None):
     return Tensor(array)
 
 
-def value_of(x) -> np.ndarray:
-    """The NumPy value of ``x`` (eager-only functions read it; errors under tracing)."""
-    return x.asnumpy() if isinstance(x, Tensor) else np.asarray(x)
+def value_of(x, op: str | None = None, what: str | None = None,
+             hint: str | None = None) -> np.ndarray:
+    """The NumPy value of ``x``. A traced Tensor has none: with ``op`` and ``what`` the error
+    says which argument of which function needs a constant under Graph mode."""
+    if not isinstance(x, Tensor):
+        return np.asarray(x)
+    try:
+        return x.asnumpy()
+    except SporelingError as exc:
+        if op is None:
+            raise
+        raise SporelingError(f"{op} needs the value of {what}, which a Graph-mode trace does "
+                             "not have", op=op,
+                             expected=f"{what} as a constant (a NumPy array or Python value)",
+                             got="a traced Tensor",
+                             hint=hint or "pass a constant, or call it in PyNative mode") from exc
 
 
 def tuple_of(value, n: int, name: str, op: str) -> tuple:

@@ -28,9 +28,10 @@ def ctc_forward(log_probs, targets, input_lengths, target_lengths, blank, reduct
         raise SporelingError("log_probs must be (T, N, C)", op="ops.ctc_loss",
                              expected="a 3-D tensor", got=f"shape {list(lp.shape)}")
     t_max, n, _ = lp.shape
-    tgt = value_of(targets).astype(np.int64).reshape(n, -1)
-    in_len = value_of(input_lengths).astype(np.int64).reshape(-1)
-    tg_len = value_of(target_lengths).astype(np.int64).reshape(-1)
+    tgt = value_of(targets, "ops.ctc_loss", "targets").astype(np.int64).reshape(n, -1)
+    in_len = value_of(input_lengths, "ops.ctc_loss", "input_lengths").astype(np.int64).reshape(-1)
+    tg_len = value_of(target_lengths, "ops.ctc_loss", "target_lengths").astype(np.int64)
+    tg_len = tg_len.reshape(-1)
     if in_len.shape != (n,) or tg_len.shape != (n,) or (in_len > t_max).any() \
             or (tg_len > tgt.shape[1]).any():
         raise SporelingError("bad lengths", op="ops.ctc_loss",

@@ -272,7 +272,7 @@ def repeat_interleave(input, repeats, axis=None):  # noqa: A002
     axis = canonical_axis(axis, x.ndim, "ops.repeat_interleave")
     if isinstance(repeats, (int, np.integer)):
         return ops.repeat(x, int(repeats), axis=axis)
-    counts = value_of(repeats).astype(np.int64).reshape(-1)
+    counts = value_of(repeats, "ops.repeat_interleave", "repeats").astype(np.int64).reshape(-1)
     if counts.size == 1:
         return ops.repeat(x, int(counts[0]), axis=axis)
     return ops.index_select(x, tensor(np.repeat(np.arange(x.shape[axis]), counts)), axis=axis)

@@ -41,7 +41,7 @@ def pad(input_x, padding, mode="constant", value=None):
     NumPy's per-axis pairs). Negative widths crop. ``mode``: 'constant' (``value``, default
     0), 'reflect', 'replicate', 'circular'."""
     x = tensor(input_x)
-    widths = [int(v) for v in (value_of(padding).reshape(-1).tolist()
+    widths = [int(v) for v in (value_of(padding, "ops.pad", "padding").reshape(-1).tolist()
                                if not isinstance(padding, (tuple, list)) else padding)]
     if len(widths) % 2 or len(widths) // 2 > x.ndim:
         raise SporelingError("padding must hold (before, after) pairs for at most every axis",
@@ -415,7 +415,8 @@ def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
         raise SporelingError("col2im takes (N, C, kh * kw, L)", op="ops.col2im",
                              expected="a 4-d input", got=f"shape {list(x.shape)}")
     n, c, k, length = x.shape
-    size = tuple(int(v) for v in (value_of(output_size).reshape(-1).tolist()
+    size = tuple(int(v) for v in (value_of(output_size, "ops.col2im", "output_size")
+                                  .reshape(-1).tolist()
                                   if not isinstance(output_size, (tuple, list, int))
                                   else tuple_of(output_size, 2, "output_size", "ops.col2im")))
     return fold(ops.reshape(x, (n, c * k, length)), size, kernel_size, dilation,

@@ -372,7 +372,8 @@ def sequence_mask(lengths, maxlen=None):
     PyNative; give it under Graph mode)."""
     lens = _ints(lengths)
     if maxlen is None:
-        maxlen = int(value_of(lens).max()) if lens.size else 0
+        maxlen = int(value_of(lens, "ops.sequence_mask", "lengths",
+                              "give maxlen under Graph mode").max()) if lens.size else 0
     pos = tensor(np.arange(int(maxlen), dtype=np.int64))
     return ops.less(pos, ops.expand_dims(lens, -1))
 

@@ -285,7 +285,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):  # n
     adjoint)."""
     x = float_like(input)
     k, d, p, s = _patch_geometry("ops.fold", x, kernel_size, dilation, padding, stride)
-    size = tuple(int(v) for v in (value_of(output_size).tolist()
+    size = tuple(int(v) for v in (value_of(output_size, "ops.fold", "output_size").tolist()
                                   if not isinstance(output_size, (tuple, list, int))
                                   else tuple_of(output_size, 2, "output_size", "ops.fold")))
     out = [(size[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(2)]

@@ -236,7 +236,8 @@ def _adaptive_max(op, input, nd, output_size, return_indices):  # noqa: A002
     if not return_indices:
         return values
     # positions are integers (no gradient): found on the values, so PyNative only
-    data = value_of(x)
+    data = value_of(x, op, "input (for return_indices)",
+                    "use return_indices=False under Graph mode")
     spatial = data.shape[-nd:]
     flat = data.reshape(data.shape[:-nd] + (-1,))
     out = np.zeros(data.shape[:-nd] + sizes, np.int64)
@@ -320,7 +321,8 @@ def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=Non
                              expected=f"output_size + kernel_size - 1 <= input size {size}",
                              got=f"output_size={out}, kernel_size={k}")
     samples = (np.random.default_rng().random(3) if _random_samples is None
-               else np.asarray(value_of(_random_samples), np.float64).reshape(-1)[:3])
+               else np.asarray(value_of(_random_samples, op, "_random_samples"),
+                               np.float64).reshape(-1)[:3])
     starts = []
     for n, o, kk, u in zip(size, out, k, samples):  # PyTorch's interval sequence
         alpha = (n - kk) / max(o - 1, 1)

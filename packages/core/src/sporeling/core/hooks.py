@@ -119,6 +119,7 @@ class PluginHost:
         self.failed: list[PluginFailure] = []
         self.disabled: list[str] = []
         self._caches: dict[str, Any] = {}
+        self._registries: dict[str, Any] = {}  # hook name -> filled registry (hot: get_context)
         if load:
             self.load_entry_points()
 
@@ -161,6 +162,7 @@ class PluginHost:
             hooks = sorted(c.name for c in self.pm.get_hookcallers(module) or [])
             self.loaded.append(PluginInfo(name, dist, version, module.__name__, hooks))
         self._caches.clear()
+        self._registries.clear()
 
     def _fail(self, name: str, dist: str, version: str, exc: BaseException) -> None:
         error = f"{type(exc).__name__}: {exc}"
@@ -217,6 +219,7 @@ class PluginHost:
         tb = "".join(traceback.format_exception(exc)) if exc is not None else ""
         self.failed.append(PluginFailure(plugin, dist, version, reason, tb))
         self._caches.clear()
+        self._registries.clear()
         warnings.warn(f"sporeling plugin {plugin!r} ({dist}) was dropped: {reason} (the "
                       f"others work; {DISABLE_ENV}={plugin} silences this)",
                       PluginWarning, stacklevel=3)
@@ -224,11 +227,14 @@ class PluginHost:
     def registry(self, hook_name: str):
         """The registry :func:`declare_registry` declared for ``hook_name``, collected once
         per host."""
-        if hook_name not in _DECLARED:
-            raise PluginError(f"no registry declared for hook {hook_name!r}",
-                              hint="the package owning the hook calls declare_registry")
-        return self.cached(f"registry:{hook_name}",
-                           lambda: self.collect(hook_name, _DECLARED[hook_name]()))
+        found = self._registries.get(hook_name)
+        if found is None:
+            if hook_name not in _DECLARED:
+                raise PluginError(f"no registry declared for hook {hook_name!r}",
+                                  hint="the package owning the hook calls declare_registry")
+            found = self._registries[hook_name] = self.collect(hook_name,
+                                                               _DECLARED[hook_name]())
+        return found
 
     def collect_declared(self) -> None:
         """Collect every declared registry whose hook this host knows, so that conflicts

@@ -142,3 +142,20 @@ def test_pooling_gradients_and_graph_mode():
     check_grad(nn.ReplicationPad2d(1), x)
     graph_equals_pynative(lambda x: nn.AdaptiveMaxPool2d(2)(nn.ReflectionPad2d(1)(x)), t(x))
     graph_equals_pynative(lambda x: nn.LPPool2d(2, 2)(x), t(np.abs(x)))
+
+
+def test_ceil_mode_and_padding_counts():
+    x = np.array([[[1.0, 5.0, 2.0, 8.0, 3.0]]], np.float32)
+    np.testing.assert_array_equal(np_of(nn.MaxPool1d(2, 2, ceil_mode=True)(t(x))),
+                                  [[[5, 8, 3]]])
+    np.testing.assert_allclose(np_of(nn.AvgPool1d(2, 2, ceil_mode=True)(t(x))),
+                               [[[3.0, 5.0, 3.0]]])
+    # count_include_pad=False: the padding does not count in the divisor
+    avg = nn.AvgPool1d(3, 2, pad_mode="pad", padding=1, count_include_pad=False)
+    np.testing.assert_allclose(np_of(avg(t(x))), [[[3.0, 5.0, 5.5]]], rtol=1e-6)
+    avg_in = nn.AvgPool1d(3, 2, pad_mode="pad", padding=1)
+    np.testing.assert_allclose(np_of(avg_in(t(x))), [[[2.0, 5.0, 11 / 3]]], rtol=1e-6)
+    # None keeps an axis in the adaptive pools; (C, L) input without a batch axis
+    out = np_of(nn.AdaptiveAvgPool3d((None, 2, 1))(t(X3)))
+    np.testing.assert_allclose(out, ref.adaptive(X3, (5, 2, 1), np.mean), rtol=1e-5)
+    np.testing.assert_array_equal(np_of(nn.MaxPool1d(2, 2)(t(x[0]))), [[5, 8]])

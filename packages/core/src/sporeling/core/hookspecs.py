@@ -15,7 +15,9 @@ def sporeling_add_context_options(options: "ContextOptions") -> None:
     """Declare the ``set_context`` keys a package understands.
 
     Call ``options.add_option(name, default, doc=..., valid=..., convert=...)`` per key;
-    ``convert`` returns the normalised value or raises ``ValueError``/``TypeError``.
+    ``convert`` returns the normalised value or raises ``ValueError``/``TypeError``. A key
+    another plugin already declared drops the later plugin (see ``sporeling plugins``)
+    unless ``replace=True`` redeclares it on purpose.
     """
 
 
@@ -25,5 +27,6 @@ def sporeling_add_commands(commands: "Commands") -> None:
 
     Call ``commands.add_command(name, help=..., run=..., configure=...)``: ``configure``
     receives the subcommand's ``argparse`` parser, ``run`` the parsed arguments and returns
-    an exit status.
+    an exit status. A command name another plugin already has drops the later plugin; the
+    other commands keep working.
     """

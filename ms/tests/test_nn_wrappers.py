@@ -95,6 +95,11 @@ def test_parameter_update_and_time_distributed():
     out = np_of(nn.TimeDistributed(dense, time_axis=1)(t(x)))
     assert out.shape == (4, 5, 2)
     np.testing.assert_allclose(out[:, 2], np_of(dense(t(x[:, 2]))), rtol=1e-5, atol=1e-6)
+    folded = np_of(nn.TimeDistributed(dense, time_axis=1, reshape_with_axis=0)(t(x)))
+    np.testing.assert_allclose(folded, out, rtol=1e-5, atol=1e-6)
+    xt = np.ascontiguousarray(x.transpose(1, 0, 2))                 # (T, N, features)
+    np.testing.assert_allclose(np_of(nn.TimeDistributed(dense, 0, reshape_with_axis=1)(t(xt))),
+                               out.transpose(1, 0, 2), rtol=1e-5, atol=1e-6)
 
 
 def test_loss_scale_update_cells():

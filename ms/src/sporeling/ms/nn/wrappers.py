@@ -163,35 +163,36 @@ class ParameterUpdate(Cell):
 
 
 class TimeDistributed(Cell):
-    """Apply ``layer`` to every step along ``time_axis``: the time axis is folded into the
-    batch (``reshape_with_axis`` names the axis it merges with, default the batch axis 0),
-    then unfolded."""
+    """Apply ``layer`` to every step along ``time_axis``. With ``reshape_with_axis`` the
+    time axis is folded into that axis (one call), else ``layer`` runs on each step's slice
+    and the outputs are stacked back at ``time_axis`` (MindSpore's two paths)."""
 
     def __init__(self, layer, time_axis, reshape_with_axis=None):
         super().__init__()
-        if not isinstance(layer, Cell) and not callable(layer):
-            raise TypeError("TimeDistributed: layer must be a Cell")
+        if not callable(layer):
+            raise TypeError(f"TimeDistributed: layer must be a Cell, got "
+                            f"{type(layer).__name__}")
         self.layer, self.time_axis = layer, int(time_axis)
         self.reshape_with_axis = reshape_with_axis
 
     def construct(self, x):
         shape = tuple(x.shape)
         t = self.time_axis % len(shape)
-        other = (self.reshape_with_axis if self.reshape_with_axis is not None else 0) \
-            % len(shape)
+        if self.reshape_with_axis is None:
+            steps = [self.layer(ops.getitem(x, (slice(None),) * t + (i,)))
+                     for i in range(shape[t])]
+            return ops.stack(steps, t)
+        other = self.reshape_with_axis % len(shape)
         if t == other:
             raise ShapeError("time_axis and reshape_with_axis coincide", op="TimeDistributed",
                              expected="two different axes", got=(t, other))
-        perm = [other, t] + [i for i in range(len(shape)) if i not in (t, other)]
-        y = ops.transpose(x, tuple(perm))
-        folded = ops.reshape(y, (shape[other] * shape[t],) + tuple(y.shape[2:]))
-        out = self.layer(folded)
-        out = ops.reshape(out, (shape[other], shape[t]) + tuple(out.shape[1:]))
-        inverse = [0] * len(out.shape)
         rest = [i for i in range(len(shape)) if i not in (t, other)]
-        order = [other, t] + rest if len(out.shape) == len(shape) else None
-        if order is None:  # the layer changed the rank: keep (other, time, ...)
+        y = ops.transpose(x, tuple([other, t] + rest))
+        out = self.layer(ops.reshape(y, (shape[other] * shape[t],) + tuple(y.shape[2:])))
+        out = ops.reshape(out, (shape[other], shape[t]) + tuple(out.shape[1:]))
+        if len(out.shape) != len(shape):  # the layer changed the rank: keep (other, time, ...)
             return out
-        for position, axis in enumerate(order):
+        inverse = [0] * len(shape)
+        for position, axis in enumerate([other, t] + rest):
             inverse[axis] = position
         return ops.transpose(out, tuple(inverse))

@@ -141,3 +141,33 @@ def test_strategy_errors_divisibility_fixed_axis_and_device_count():
         shard(ops.exp, in_strategy=((2,),)).plan(np.ones(5), device_num=2)
     with pytest.raises(ShardingError, match="power-of-two"):
         shard(ops.exp).plan(np.ones(6), device_num=3)
+
+
+def test_each_rank_program_is_ir_with_the_collectives_inserted():
+    from sporeling.compiler.ir import evaluate, verify
+    from sporeling.compiler.pipeline import compile_graph
+    from sporeling.parallel.operator.execute import local_block
+    from sporeling.parallel import comm
+    rng = np.random.default_rng(6)
+    x, w1, w2 = rng.standard_normal((8, 16)), rng.standard_normal((16, 32)), \
+        rng.standard_normal((32, 16))
+    f = lambda x, w1, w2: mlp(x, w1, w2, col=((1, 1), (1, 2)), row=((1, 2), (2, 1)))
+    sharded = shard(f)
+
+    def rank():
+        g = sharded.rank_graph(x, w1, w2)
+        verify(g)
+        sg = sharded.plan(x, w1, w2)[1]
+        blocks = [local_block(a, lay, comm.current().rank)
+                  for a, lay in zip((x, w1, w2), sg.input_layouts)]
+        return g, evaluate(g, *blocks)[0], compile_graph(g)(*blocks)
+    ref = f(x, w1, w2)
+    for g, out, compiled in run_local(2, rank):
+        # Megatron: the column-split matmul, gelu, the row-split matmul, one all-reduce
+        assert [eq.prim.name for eq in g.equations] == ["matmul", "gelu", "matmul",
+                                                        "all_reduce"]
+        assert g.equations[-1].source == g.equations[-2].source  # the user's line
+        assert "_parallel_models.py:16" in g.equations[-1].source
+        np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(np.asarray(compiled[0] if isinstance(compiled, (list, tuple))
+                                              else compiled), ref, rtol=1e-12, atol=1e-12)

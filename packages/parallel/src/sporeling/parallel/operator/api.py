@@ -14,7 +14,7 @@ import threading
 import numpy as np
 
 from .errors import ShardingError
-from .execute import _Plans, local_block, run_sharded
+from .execute import _Plans, local_block, rank_graph, run_sharded
 from .redistribution import PairGroups, apply_plan
 from .layout import Layout, axes_for
 from .propagate import ShardedGraph, propagate
@@ -171,6 +171,12 @@ class Shard:
                                 hint="call sporeling.parallel.init() (or run under "
                                      "sporeling.parallel.testing.run_local)")
         return comm
+
+    def rank_graph(self, *args):
+        """This rank's program for ``args`` as IR, collectives included (see
+        :func:`~.execute.rank_graph`); call it on every rank."""
+        comm = self._world(_comm_or_none())
+        return rank_graph(self.plan(*args)[1], comm)
 
     def table(self, *args, device_num=None) -> list[dict]:
         """The strategy chosen for every op, for ``args``."""

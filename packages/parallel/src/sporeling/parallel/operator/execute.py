@@ -20,7 +20,7 @@ from .layout import Layout
 from .propagate import ShardedGraph
 from .redistribution import PairGroups, apply_plan, plan
 
-__all__ = ["run_sharded", "local_block", "RankInfo"]
+__all__ = ["run_sharded", "local_block", "RankInfo", "rank_graph"]
 
 
 def local_block(full, layout: Layout, rank: int) -> np.ndarray:
@@ -80,7 +80,10 @@ def run_sharded(sg: ShardedGraph, args, comm, *, plans: _Plans | None = None,
 
     for v, layout, value in zip(graph.inputs, sg.input_layouts, args):
         put(v, layout, value if inputs_are_local else local_block(value, layout, rank))
+    from sporeling.compiler.ir.trace import innermost_trace
+    trace = innermost_trace() if differentiable else None  # set when rank_graph traces us
     for eq, dims, sh in zip(graph.equations, sg.dims, sg.shardings):
+        start = len(trace.equations) if trace is not None else 0
         in_layouts = sh.in_layouts(dims)
         blocks = [get(v, lay) for v, lay in zip(eq.inputs, in_layouts)]
         out_layouts = sh.out_layouts(dims)
@@ -96,7 +99,32 @@ def run_sharded(sg: ShardedGraph, args, comm, *, plans: _Plans | None = None,
         outs = out if eq.prim.multiple_results else (out,)
         for v, lay, block in zip(eq.outputs, out_layouts, outs):
             put(v, lay, block)
+        if trace is not None:  # the rank's equations (collectives too) keep the user's line
+            for new in trace.equations[start:]:
+                new.source = eq.source
+    made_at = {v: eq.source for eq in graph.equations for v in eq.outputs}
     results = []
     for v, lay in zip(graph.outputs, sg.output_layouts):
+        start = len(trace.equations) if trace is not None else 0
         results.append(get(v, lay) if not isinstance(v, Const) else np.asarray(v.value))
+        if trace is not None:  # handing a result back: the line that computed it
+            for new in trace.equations[start:]:
+                new.source = made_at.get(v)
     return results
+
+
+def rank_graph(sg: ShardedGraph, comm):
+    """This rank's program as IR: its blocks of the inputs in, its blocks of the outputs
+    out, the local ops on blocks and the redistributions as collective primitives
+    (``all_gather``, ``all_to_all``, ``reduce_scatter``, ``all_reduce`` over two-rank
+    groups) and ``slice`` equations -- printable, verifiable, compilable, differentiable.
+    Every rank of ``comm`` calls it (the groups are created on first use)."""
+    from sporeling.compiler.core import Aval
+    from sporeling.compiler.ir import make_graph
+    avals = [Aval(lay.local_shape(v.aval.shape), v.aval.dtype)
+             for v, lay in zip(sg.graph.inputs, sg.input_layouts)]
+    graph = make_graph(lambda *blocks: run_sharded(sg, list(blocks), comm,
+                                                   inputs_are_local=True,
+                                                   differentiable=True),
+                       *avals, name=f"{sg.graph.name}@rank{comm.rank}")
+    return graph

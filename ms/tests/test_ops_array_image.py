@@ -6,7 +6,6 @@ from scipy.spatial import distance as spatial
 
 import sporeling.expression as sx
 from sporeling.ms import ops
-from sporeling.ms.common import EagerOnlyError
 
 from array_nn_checks import T, check_grad, check_jit, value
 
@@ -133,8 +132,24 @@ def test_samplers():
     idx, mask = ops.choice_with_mask(T(np.array([[True, False], [False, True]])), 3)
     assert value(idx).shape == (3, 2) and value(mask).tolist() == [True, True, False]
     assert sorted(map(tuple, value(idx)[:2].tolist())) == [(0, 0), (1, 1)]
-    with pytest.raises(EagerOnlyError):
-        sx.jit(lambda t: ops.uniform_candidate_sampler(t, 1, 2, True, 5)[0])(true)
+    # the draws follow their distributions
+    many, _, _ = ops.log_uniform_candidate_sampler(T(np.zeros((1, 1), np.int64)), 1, 20000,
+                                                    False, 6)
+    freq = np.bincount(value(many), minlength=6) / 20000
+    np.testing.assert_allclose(freq, np.log((np.arange(6) + 2) / (np.arange(6) + 1)) / np.log(7),
+                               atol=0.015)
+    distinct, _, _ = ops.log_uniform_candidate_sampler(true, 1, 5, True, 8)
+    assert len(set(value(distinct).tolist())) == 5
+    counts = np.zeros(5)
+    for _ in range(400):
+        counts[value(ops.uniform_candidate_sampler(true, 1, 2, True, 5)[0])] += 1
+    np.testing.assert_allclose(counts / 800, 0.2, atol=0.04)
+    # and they compile
+    compiled = sx.jit(lambda t: ops.uniform_candidate_sampler(t, 1, 3, True, 5)[0])(true)
+    assert len(set(value(compiled).tolist())) == 3
+    idx, mask = sx.jit(lambda m: ops.choice_with_mask(m, 4))(T(np.eye(3, dtype=bool)))
+    assert value(mask).tolist() == [True, True, True, False]
+    assert sorted(map(tuple, value(idx)[:3].tolist())) == [(0, 0), (1, 1), (2, 2)]
 
 
 def test_print_(capsys):

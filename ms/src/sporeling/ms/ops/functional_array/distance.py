@@ -1,12 +1,11 @@
-"""Distance, sampling and debugging functions of MindSpore r2.3 ``mindspore.ops``."""
+"""Distance, sampling and debugging functions of MindSpore r2.3 ``mindspore.ops``, from sx ops
+(Graph mode included; the random draws follow ``set_seed`` and sx's "ops" stream)."""
 from __future__ import annotations
 
 import numpy as np
 
 import sporeling.expression as sx
-from sporeling.ms.common import eager_only
-
-from ._common import SporelingError, float_like, ops, tensor, value_of
+from ._common import SporelingError, float_like, ops, tensor
 
 __all__ = ["cdist", "dist", "pdist", "choice_with_mask", "log_uniform_candidate_sampler",
            "uniform_candidate_sampler", "print_"]
@@ -56,26 +55,38 @@ def pdist(input, p=2.0):  # noqa: A002
     return _pnorm(a - b, p, -1)
 
 
-@eager_only("ops.choice_with_mask")
+def _random_keys(shape):
+    """Uniform (0, 1) keys drawn from sx's "ops" stream (``set_seed`` makes them repeat)."""
+    return ops.uniform(tuple(shape), 1e-7, 1.0, dtype=np.float64)
+
+
 def choice_with_mask(input_x, count=256, seed=0, seed2=0):
-    """``count`` random positions of True elements of a bool tensor, as (count, rank)
-    int32, and a mask telling which rows are real (the rest are zero padding)."""
-    v = value_of(input_x)
-    if v.dtype != np.bool_:
+    """``count`` random positions of the True elements of a bool tensor, as (count, rank)
+    int32, and a mask telling which rows are real (the rest are zero padding). Positions are
+    drawn without replacement (random keys, top ``count``); ``seed``/``seed2`` are accepted,
+    the draw follows ``set_seed``."""
+    x = tensor(input_x)
+    if x.dtype != np.bool_:
         raise SporelingError("choice_with_mask takes a bool tensor", op="ops.choice_with_mask",
-                             expected="bool", got=str(v.dtype))
-    rng = np.random.default_rng(None if seed == seed2 == 0 else (seed, seed2))
-    where = np.argwhere(v)
-    pick = where[rng.permutation(len(where))[:count]]
-    out = np.zeros((count, v.ndim), np.int32)
-    out[:len(pick)] = pick
-    mask = np.zeros(count, bool)
-    mask[:len(pick)] = True
-    return tensor(out), tensor(mask)
+                             expected="bool", got=str(x.dtype))
+    n = int(np.prod(x.shape))
+    keys = ops.where(ops.reshape(x, (-1,)), _random_keys((n,)),
+                     tensor(np.full(n, -1.0)))
+    take = min(int(count), n)
+    chosen_keys, flat = ops.topk(keys, take)
+    strides = np.cumprod((1,) + tuple(x.shape[::-1]))[:-1][::-1].astype(np.int64)
+    coords = ops.stack([ops.mod(ops.floordiv(flat, int(st)), int(dim))
+                        for st, dim in zip(strides, x.shape)], axis=1)
+    mask = chosen_keys > 0
+    coords = ops.where(ops.expand_dims(mask, 1), coords, ops.mul(coords, 0))
+    if take < count:  # fewer elements than asked: padding rows
+        coords = ops.concat([coords, tensor(np.zeros((count - take, x.ndim), np.int64))], 0)
+        mask = ops.concat([mask, tensor(np.zeros(count - take, bool))], 0)
+    return ops.cast(coords, np.int32), mask
 
 
 def _sampler_checks(op, true_classes, num_true, num_sampled, unique, range_max):
-    t = value_of(true_classes).astype(np.int64)
+    t = ops.cast(tensor(true_classes), np.int64)
     if t.ndim != 2 or t.shape[1] != num_true:
         raise SporelingError("true_classes must be (batch, num_true)", op=op,
                              expected=f"(batch, {num_true})", got=f"shape {list(t.shape)}")
@@ -86,50 +97,58 @@ def _sampler_checks(op, true_classes, num_true, num_sampled, unique, range_max):
     return t
 
 
-def _draw(rng, probs, num_sampled, unique):
+def _expected(p, num_sampled, unique):
+    """Expected count of a class of probability ``p`` among the draws (for unique draws,
+    the chance it shows up in ``num_sampled`` tries, TensorFlow's formula)."""
     if unique:
-        return rng.choice(len(probs), num_sampled, replace=False, p=probs)
-    return rng.choice(len(probs), num_sampled, replace=True, p=probs)
+        return ops.neg(ops.expm1(ops.log1p(ops.neg(p)) * float(num_sampled)))
+    return p * float(num_sampled)
 
 
-def _expected(probs, classes, num_sampled, unique, tries):
-    p = probs[classes]
-    if unique:  # the probability a class shows up in ``tries`` draws
-        return -np.expm1(tries * np.log1p(-p))
-    return p * num_sampled
+def _log_uniform_p(k, range_max):
+    k = ops.cast(k, np.float64)
+    return ops.log((k + 2.0) / (k + 1.0)) / float(np.log(range_max + 1.0))
 
 
-@eager_only("ops.uniform_candidate_sampler")
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=0,
                               remove_accidental_hits=False):
-    """``num_sampled`` classes drawn uniformly from [0, range_max), with the expected counts
-    of the true and of the sampled classes (TensorFlow's candidate sampler)."""
+    """``num_sampled`` classes drawn uniformly from [0, range_max) (without repeats when
+    ``unique``), with the expected counts of the true and of the sampled classes (TensorFlow's
+    candidate sampler). The draw follows ``set_seed``; ``seed`` is accepted."""
     t = _sampler_checks("ops.uniform_candidate_sampler", true_classes, num_true, num_sampled,
                         unique, range_max)
-    rng = np.random.default_rng(seed or None)
-    probs = np.full(range_max, 1.0 / range_max)
-    sampled = _draw(rng, probs, num_sampled, unique)
-    true_exp = _expected(probs, t, num_sampled, unique, num_sampled)
-    samp_exp = _expected(probs, sampled, num_sampled, unique, num_sampled)
-    return (tensor(sampled.astype(np.int64)), tensor(true_exp.astype(np.float32)),
-            tensor(samp_exp.astype(np.float32)))
+    if unique:
+        sampled = ops.topk(_random_keys((range_max,)), int(num_sampled))[1]
+    else:
+        sampled = ops.randint(0, range_max, (int(num_sampled),))
+    p = 1.0 / range_max
+    true_exp = _expected(ops.cast(t, np.float32) * 0.0 + p, num_sampled, unique)
+    samp_exp = _expected(ops.cast(sampled, np.float32) * 0.0 + p, num_sampled, unique)
+    return ops.cast(sampled, np.int64), true_exp, samp_exp
 
 
-@eager_only("ops.log_uniform_candidate_sampler")
 def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, unique=True,
                                   range_max=5, seed=0):
-    """Classes drawn with P(k) = log((k + 2) / (k + 1)) / log(range_max + 1) (Zipfian), with
-    the expected counts of the true and sampled classes."""
+    """Classes drawn with P(k) = log((k + 2) / (k + 1)) / log(range_max + 1) (Zipfian; without
+    repeats when ``unique``, by Gumbel top-k), with the expected counts of the true and sampled
+    classes. The draw follows ``set_seed``; ``seed`` is accepted."""
     t = _sampler_checks("ops.log_uniform_candidate_sampler", true_classes, num_true,
                         num_sampled, unique, range_max)
-    rng = np.random.default_rng(seed or None)
-    k = np.arange(range_max)
-    probs = np.log((k + 2.0) / (k + 1.0)) / np.log(range_max + 1.0)
-    sampled = _draw(rng, probs, num_sampled, unique)
-    true_exp = _expected(probs, t, num_sampled, unique, num_sampled)
-    samp_exp = _expected(probs, sampled, num_sampled, unique, num_sampled)
-    return (tensor(sampled.astype(np.int64)), tensor(true_exp.astype(np.float32)),
-            tensor(samp_exp.astype(np.float32)))
+    classes = tensor(np.arange(range_max, dtype=np.int64))
+    if unique:  # Gumbel top-k: sampling without replacement in proportion to P
+        gumbel = ops.neg(ops.log(ops.neg(ops.log(_random_keys((range_max,))))))
+        sampled = ops.topk(ops.log(_log_uniform_p(classes, range_max)) + gumbel,
+                           int(num_sampled))[1]
+    else:  # inverse CDF: CDF(k) = log(k + 2) / log(range_max + 1)
+        u = _random_keys((int(num_sampled),))
+        sampled = ops.clip(ops.floor(ops.exp(u * float(np.log(range_max + 1.0)))) - 1.0, 0.0,
+                           float(range_max - 1))
+    sampled = ops.cast(sampled, np.int64)
+    true_exp = ops.cast(_expected(_log_uniform_p(t, range_max), num_sampled, unique),
+                        np.float32)
+    samp_exp = ops.cast(_expected(_log_uniform_p(sampled, range_max), num_sampled, unique),
+                        np.float32)
+    return sampled, true_exp, samp_exp
 
 
 def print_(*input_x):

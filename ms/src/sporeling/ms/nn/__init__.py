@@ -30,6 +30,8 @@ from .padding import *         # noqa: F401,F403
 from .padding import __all__ as _padding
 from .pooling import *         # noqa: F401,F403
 from .pooling import __all__ as _pooling
+from .unpooling import *       # noqa: F401,F403
+from .unpooling import __all__ as _unpooling
 from .rnn import *             # noqa: F401,F403
 from .rnn import __all__ as _rnn
 from .transformer import *     # noqa: F401,F403
@@ -39,4 +41,4 @@ from .wrappers import __all__ as _wrappers
 
 __all__ = sorted({*_activation, *_basic, *_conv, *_embedding, *_image, *_loss, *_loss_margin,
                   *_lr, *_normalization, *_optim_adam, *_optim_misc, *_padding, *_pooling,
-                  *_rnn, *_transformer, *_wrappers})
+                  *_rnn, *_transformer, *_unpooling, *_wrappers})

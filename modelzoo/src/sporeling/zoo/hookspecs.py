@@ -14,6 +14,6 @@ def sporeling_add_models(models: "ModelRegistry") -> None:
     """Contribute models that users build by name.
 
     Call ``models.add_model(name, factory, description=..., input_shape=...)``; ``factory(
-    **kwargs)`` returns an ``nn.Cell``. A name registered twice is a ``PluginError`` naming
-    both plugins.
+    **kwargs)`` returns an ``nn.Cell``. A name registered twice drops the later plugin,
+    recorded as failed naming both.
     """

@@ -17,6 +17,6 @@ def sporeling_add_passes(passes: "PassRegistry") -> None:
     ``run(graph, ctx) -> graph`` returns a new graph (or the same one when nothing changed);
     ``stage`` is one of ``canonicalize``, ``simplify``, ``fusion``, ``cleanup``, and
     ``min_level`` is ``"O0"`` only for passes correctness needs. A rewrite table (primitive
-    name -> rule) becomes a pass with ``rewrite_pass``. A name registered twice is a
-    ``PluginError`` naming both plugins (``replace=True`` overrides on purpose).
+    name -> rule) becomes a pass with ``rewrite_pass``. A name registered twice drops the later
+    plugin, recorded as failed naming both (``replace=True`` overrides on purpose).
     """

@@ -55,6 +55,9 @@ CASES = [
     ("count_nonzero", lambda: ops.count_nonzero(T(M % 3), 1), (M % 3 != 0).sum(1)),
     ("population_count", lambda: ops.population_count(T(np.array([0, 1, 7, -1], np.int16))),
      np.array([0, 1, 3, 16])),
+    ("population_count_int64", lambda: ops.population_count(
+        T(np.array([2 ** 40 + 5, -2, np.iinfo(np.int64).min], np.int64))),
+     np.array([3, 63, 1])),
     ("scatter", lambda: ops.scatter(T(np.zeros((2, 3))), 1, T([[2], [0]]), T([[5.0], [6.0]])),
      np.array([[0.0, 0.0, 5.0], [6.0, 0.0, 0.0]])),
     ("scatter_nd", lambda: ops.scatter_nd(T([[0], [2], [0]]), T([1.0, 2.0, 3.0]), (4,)),
@@ -165,6 +168,7 @@ def test_gradients(fn):
     lambda a: ops.unsorted_segment_sum(a, T([0, 1, 0]), 2),
     lambda a: ops.strided_slice(a, (0, 1), (3, 4), (2, 1)),
     lambda a: ops.sequence_mask(T([1, 2]), 3),
+    lambda a: ops.population_count(ops.Cast()(a, np.int32)),
 ])
 def test_graph_mode(fn):
     check_jit(fn, M.astype(np.float32))

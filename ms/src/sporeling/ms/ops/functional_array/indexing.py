@@ -207,15 +207,23 @@ def count_nonzero(x, axis=(), keep_dims=False, dtype=None):
     return ops.cast(out, to_numpy(dtype) if dtype is not None else np.int32)
 
 
-@eager_only("ops.population_count")
 def population_count(input_x):
-    """The number of set bits of each (integer) element, as uint8."""
-    v = value_of(input_x)
-    if v.dtype.kind not in "iu":
+    """The number of set bits of each (integer) element (two's complement), as uint8."""
+    x = tensor(input_x)
+    if x.dtype.kind not in "iu":
         raise SporelingError("population_count takes integers", op="ops.population_count",
-                             expected="an int or uint tensor", got=str(v.dtype))
-    bits = np.unpackbits(v.view(np.uint8).reshape(v.shape + (v.dtype.itemsize,)), axis=-1)
-    return tensor(bits.sum(-1).astype(np.uint8))
+                             expected="an int or uint tensor", got=str(x.dtype))
+    bits = 8 * x.dtype.itemsize
+    v = ops.cast(x, np.int64)
+    if x.dtype.kind == "i" and bits < 64:  # negative values as their unsigned pattern
+        v = ops.where(v < 0, v + (1 << bits), v)
+    total = None
+    for b in range(min(bits, 63)):
+        bit = ops.mod(ops.floordiv(v, 1 << b), 2)
+        total = bit if total is None else total + bit
+    if bits == 64:  # the sign bit of int64
+        total = total + ops.cast(v < 0, np.int64)
+    return ops.cast(total, np.uint8)
 
 
 def _along_axis_key(idx, axis):

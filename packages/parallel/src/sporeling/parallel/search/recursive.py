@@ -32,6 +32,23 @@ def solve_recursive(p: Problem) -> list:
     for link in p.links:
         touching[link.src].append(link)
         touching[link.dst].append(link)
+    memo: dict = {}  # the layers of a stack ask the same questions: answer each once
+
+    def unary(sub, level, i, sh):
+        key = (level, p.signature(i), sh)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = sub.unary(i, sh)
+        return hit
+
+    def link_cost(sub, level, link, a, b):
+        key = (level, p.signature(link.src), p.signature(link.dst), link.out, link.operand,
+               a, b)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = sub.link_cost(link, a, b)
+        return hit
+
     for level in range(1, p.n_axes + 1):
         sub = Problem(p.graph, level, p.cost, p.dims, p.links,
                       {v: Layout.replicated(level, len(v.aval.shape)) for v in p.outputs})
@@ -48,12 +65,12 @@ def solve_recursive(p: Problem) -> list:
                         validate(eqs[i], p.dims[i], cand)
                     except ShardingError:
                         continue
-                    c = sub.unary(i, cand)
+                    c = unary(sub, level, i, cand)
                     for link in touching[i]:
                         if link.src == i:
-                            c += sub.link_cost(link, cand, nxt[link.dst])
+                            c += link_cost(sub, level, link, cand, nxt[link.dst])
                         else:
-                            c += sub.link_cost(link, nxt[link.src], cand)
+                            c += link_cost(sub, level, link, nxt[link.src], cand)
                     if best_cost is None or c < best_cost:
                         best, best_cost = cand, c
                 nxt[i] = best

@@ -205,7 +205,12 @@ def test_amp_loss_scale_managers():
     dynamic = ms.amp.DynamicLossScaleManager(2 ** 10, 2, 50)
     cell = dynamic.get_update_cell()
     assert isinstance(cell, nn.DynamicLossScaleUpdateCell) and cell.get_loss_scale() == 1024
-    assert ms.amp.auto_mixed_precision is not None
+    net = ms.amp.auto_mixed_precision(nn.Dense(4, 2), "O2", dtype=ms.float16)
+    out = net(ms.Tensor(np.ones((1, 4)), ms.float32))
+    assert out.dtype == ms.float32               # O2 casts the output back
+    assert not bool(ms.amp.all_finite([ms.Tensor([1.0, np.inf])]).asnumpy())
+    scaler = ms.amp.DynamicLossScaler(1024, 2, 1000)
+    assert scaler.scale_value == 1024.0
 
 
 def test_model_trains_with_mindspore_arguments():

@@ -205,3 +205,20 @@ def prints_under_python_condition(x, verbose=True):
 def test_effects_outside_tensor_conditions_run_once_at_trace_time(capsys):
     make_graph(convert(prints_under_python_condition), SMALL)
     assert capsys.readouterr().out == "tracing\n"
+
+
+def raises_from_none(x, key):
+    table = {"a": 1.0}
+    if key not in table:
+        try:
+            table[key]
+        except KeyError:
+            pass
+        raise ValueError(f"unknown key {key!r}") from None
+    return ops.mul(x, table[key])
+
+
+def test_raise_from_keeps_its_cause_under_python_conditions():
+    with pytest.raises(ValueError, match="unknown key 'b'") as info:
+        make_graph(lambda x: convert(raises_from_none)(x, "b"), SMALL)
+    assert info.value.__suppress_context__ and info.value.__cause__ is None

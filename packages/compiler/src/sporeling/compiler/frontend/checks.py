@@ -76,10 +76,13 @@ def in_traced_body() -> bool:
     return _DEPTH.value > 0
 
 
-def raise_(code: int, make, where: str, table: dict, source: str) -> int:
-    """``raise make()``, or -- inside a traced body -- its error code for :func:`checked`."""
+def raise_(code: int, make, where: str, table: dict, source: str, cause=None) -> int:
+    """``raise make() [from cause()]``, or -- inside a traced body -- its error code for
+    :func:`checked`."""
     if not in_traced_body():
-        raise make()
+        if cause is None:
+            raise make()
+        raise make() from cause()
     try:
         exc = make()
     except SporelingError as err:

@@ -18,6 +18,7 @@ body uncaught, that body refuses it.
 from __future__ import annotations
 
 import ast
+import sys
 
 from .analysis import SCOPES
 
@@ -106,6 +107,8 @@ class _Rewriter:
 
     def stmt(self, s, loop):
         if self.checks:  # (library code keeps its raises: they check Python arguments)
+            if isinstance(s, ast.Assert) and sys.flags.optimize:
+                return [_at(ast.Pass(), s)], set()  # python -O drops asserts
             if isinstance(s, ast.Assert) and self.returns and not self.protected:
                 s = _assert_as_if(s)
             if isinstance(s, ast.Raise) and s.exc is not None:
@@ -147,9 +150,10 @@ class _Rewriter:
         if not (self.returns and self.depth):
             return None
         self.raises += 1
+        cause = [] if s.cause is None else [ast.keyword(arg="cause", value=_thunk(s.cause, s))]
         call = _at(ast.Call(func=sp("raise_"), args=[
             ast.Constant(self.raises), _thunk(s.exc, s), ast.Constant(self.where(s)),
-            _name(ERRORS), ast.Constant(ast.unparse(s.exc))], keywords=[]), s)
+            _name(ERRORS), ast.Constant(ast.unparse(s.exc))], keywords=cause), s)
         return [_set(ERR, call, s), _set(DONE, ast.Constant(True), s)], {DONE}
 
     def bodies(self, s, loop):

@@ -171,3 +171,22 @@ def test_each_rank_program_is_ir_with_the_collectives_inserted():
         np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(np.asarray(compiled[0] if isinstance(compiled, (list, tuple))
                                               else compiled), ref, rtol=1e-12, atol=1e-12)
+
+
+def test_gather_and_a_primitive_without_rule_run_correctly():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((8, 6))
+    idx = np.array([5, 0, 3])
+
+    def f(x):
+        with strategy(((4, 1),)):
+            y = ops.exp(x)
+        g = ops.gather(y, idx, axis=1)         # rows stay split, the gathered axis whole
+        return ops.cumsum(g, axis=0)           # no rule: every rank computes it whole
+    ref = f(x)
+    sharded = shard(f)
+    for out in run_local(4, lambda: sharded(x)):
+        np.testing.assert_allclose(out, ref, rtol=1e-12)
+    table = sharded.table(x, device_num=4)
+    assert table[1]["op"] == "gather" and table[1]["strategy"][0] == (4, 1)
+    assert table[2]["strategy"] == ((1, 1),)

@@ -128,6 +128,10 @@ def test_ctc_loss_against_brute_force_and_its_gradient():
     np.testing.assert_allclose(value(loss), _ctc_reference(lp, [1, 2]), rtol=1e-10)
     check_grad(lambda x: ops.ctc_loss(x, T([[1, 1]]), T([4]), T([2]), reduction="sum")[0],
                lp[:, None, :])
+    # Graph mode: the labels and lengths are constants of the graph (NumPy values)
+    batch = np.stack([lp, lp[::-1]], 1)
+    check_jit(lambda x: ops.ctc_loss(x, np.array([[1, 2], [2, 0]]), np.array([4, 3]),
+                                     np.array([2, 1]))[0], batch)
 
 
 def test_unknown_reduction_is_named():

@@ -250,6 +250,9 @@ def test_deformable_conv2d():
     check_grad(lambda o: ops.deformable_conv2d(T(x[:, :2, :3, :3]), T(w[:2, :2]), o, 2,
                                                (1, 1, 1, 1), (0, 0, 0, 0)),
                off[:, :12, :2, :2] * 0.3 + 0.05)
+    check_jit(lambda a, o: ops.deformable_conv2d(a, T(w.astype(np.float32)), o, 2, (1, 1, 2, 2),
+                                                 (1, 1, 1, 1), deformable_groups=2),
+              x.astype(np.float32), off.astype(np.float32), rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("k, s, p", [(3, 2, 1), (2, 1, 1), (3, 3, 0)])

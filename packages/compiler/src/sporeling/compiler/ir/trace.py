@@ -57,14 +57,12 @@ class Tracer:
     size = property(lambda self: int(np.prod(self.var.aval.shape, dtype=np.int64)))
 
     def __array__(self, *args, **kwargs):
-        from sporeling.core import SporelingError
         raise SporelingError("a traced value has no data while the graph is being built",
                              op="Graph mode", where=user_location(),
                              hint="use ops instead of NumPy on tensors inside construct/jit, "
                                   "or run this part in PyNative mode")
 
     def __bool__(self):
-        from sporeling.core import SporelingError
         raise SporelingError("the truth value of a traced tensor is unknown while tracing",
                              op="Graph mode", where=user_location(),
                              hint="tensor-valued `if`/`while` are rewritten by the AST pass; "
@@ -133,7 +131,6 @@ class TraceInterpreter(Interpreter):
 
 def _escaped(tracer):
     """The error for a tracer of a finished trace: where it was computed, where it is used."""
-    from sporeling.core import SporelingError
     made = None
     if tracer is not None:
         made = next((eq.source for eq in tracer._interpreter.equations

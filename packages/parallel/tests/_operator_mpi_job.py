@@ -31,5 +31,10 @@ for f, args in cases:
     for g, r in zip(grads, ref):
         np.testing.assert_allclose(g, r, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(sp.shard(f)(*args), loss, rtol=1e-10)
+# auto_parallel: every process searches for itself, with rank 0's measured rates
+sp.set_auto_parallel_context(parallel_mode="auto_parallel", search_mode="dynamic_programming")
+f, args = cases[0]
+np.testing.assert_allclose(sp.shard(f)(*args), f(*args), rtol=1e-10)
+sp.reset_auto_parallel_context()
 print(f"rank {rank} of {n}: ok", flush=True)
 sp.release()

@@ -191,7 +191,10 @@ def _choose(graph, n_axes, in_lay, params=()) -> ShardedGraph:
         mode = "semi_auto_parallel"
     if mode == "auto_parallel":
         from ..search import search
-        return search(graph, 2 ** n_axes, input_layouts=in_lay, params=params).sharded
+        from ..search.cost import agreed_machine
+        machine = agreed_machine(_comm_or_none())
+        return search(graph, 2 ** n_axes, input_layouts=in_lay, params=params,
+                      machine=machine).sharded
     return propagate(graph, n_axes, input_layouts=in_lay)
 
 

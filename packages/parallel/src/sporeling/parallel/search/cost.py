@@ -22,7 +22,7 @@ import numpy as np
 from ..operator.layout import Layout
 from ..operator.redistribution import plan_shape
 
-__all__ = ["Machine", "measure", "op_flops", "CostModel"]
+__all__ = ["Machine", "measure", "agreed_machine", "op_flops", "CostModel"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,18 @@ def measure(comm=None, *, repeat: int = 3) -> Machine:
     if comm is None:
         _MEASURED.append(machine)
     return machine
+
+
+def agreed_machine(comm) -> Machine:
+    """The rates every rank plans with. Ranks in separate processes (MPI) each plan for
+    themselves, so they must use the same numbers or their plans -- and collectives -- could
+    differ: rank 0's measurement is broadcast. Thread-ranks share one plan already."""
+    machine = measure()
+    if comm is None or comm.size == 1 or comm.backend == "local":
+        return machine
+    rates = np.array([machine.flops, machine.bandwidth, machine.latency], np.float64)
+    flops, bandwidth, latency = comm.broadcast(rates, root=0)
+    return Machine(float(flops), float(bandwidth), float(latency), machine.memory)
 
 
 def _prod(shape) -> int:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import sporeling.expression as sx
-from sporeling.core import DTypeError, ShapeError
+from sporeling.core import DTypeError, ShapeError, SporelingError
 from sporeling.expression import nn, ops
 
 MODES = [sx.PYNATIVE_MODE, sx.GRAPH_MODE]
@@ -110,3 +110,16 @@ def test_errors_raised_inside_sporeling_never_name_sporeling():
     with pytest.raises((ShapeError, DTypeError)) as info:
         DenseNet()(t(2, 3))
     assert "sporeling/expression/nn" not in str(info.value)
+
+
+def take(x, i):
+    y = x * 2.0
+    return ops.gather(y, i, 0)
+
+
+def test_a_compiled_graph_failing_when_it_runs_names_the_line_and_function():
+    f = sx.jit(take)
+    f(t(3), sx.Tensor(np.array([1])))                      # compiled, runs
+    with pytest.raises(SporelingError) as info:
+        f(t(3), sx.Tensor(np.array([5])))                  # the data is out of range
+    _ends_at(info.value, take, "ops.gather", "take")

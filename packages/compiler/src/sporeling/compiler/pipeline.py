@@ -15,6 +15,7 @@ from __future__ import annotations
 from sporeling.core import SporelingError
 from sporeling.runtime.executor import run
 
+from .core.location import with_function
 from .ir import Graph, verify
 from .lowering import lower
 from .ops._control_check import raised_by_check
@@ -39,6 +40,7 @@ class Executable:
             # report of a failed kernel
             user = raised_by_check(exc)
             if user is None:
+                with_function(exc)  # the equation's file:line, and its function
                 raise
             raise user from None
 

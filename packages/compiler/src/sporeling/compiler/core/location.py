@@ -18,7 +18,8 @@ import sys
 
 from sporeling.core import SporelingError
 
-__all__ = ["is_library_frame", "user_frame", "describe", "user_location", "locate"]
+__all__ = ["is_library_frame", "user_frame", "describe", "user_location", "locate",
+           "user_source_of", "with_function"]
 
 # nested functions the AST front end generates (branches, loop bodies, thunks) report the
 # function the user wrote
@@ -52,6 +53,26 @@ def user_location(frame=None) -> str | None:
     return None if found is None else describe(found)
 
 
+_FUNCTION_AT: dict[str, str] = {}  # "file:line" an equation records -> "... in function"
+
+
+def user_source_of(frame) -> str:
+    """``file:line`` of ``frame`` (what an IR equation records), remembering its function
+    for :func:`with_function`: a compiled graph that fails when it runs names it too."""
+    source = f"{frame.f_code.co_filename}:{frame.f_lineno}"
+    if source not in _FUNCTION_AT:
+        _FUNCTION_AT[source] = describe(frame)
+    return source
+
+
+def with_function(exc: BaseException) -> BaseException:
+    """``exc`` whose ``where`` is an equation's ``file:line``, given the function too."""
+    full = _FUNCTION_AT.get(getattr(exc, "where", None) or "")
+    if full is not None and isinstance(exc, SporelingError):
+        _set_where(exc, full)
+    return exc
+
+
 def _deepest_user_line(tb):
     hit = None
     while tb is not None:
@@ -75,11 +96,14 @@ def locate(exc: BaseException, *, traceback: bool = False, frame=None) -> BaseEx
             where = describe(*hit)
     if where is None:
         where = user_location(sys._getframe(1) if frame is None else frame)
-    if where is None:
-        return exc
+    if where is not None:
+        _set_where(exc, where)
+    return exc
+
+
+def _set_where(exc: SporelingError, where: str) -> None:
     exc.where = where
     message = exc._compose(exc.detail)
     exc.args = (message,) + tuple(exc.args[1:])
     if isinstance(exc, SyntaxError):  # str() of a SyntaxError reads .msg
         exc.msg = message
-    return exc

@@ -35,7 +35,7 @@ import numpy as np
 from sporeling.core import SporelingError
 
 from ..core import Aval, Interpreter, next_level
-from ..core.location import locate, user_frame, user_location
+from ..core.location import locate, user_frame, user_location, user_source_of
 from ..core.primitive import Primitive
 from .graph import Const, Equation, Graph, Var
 from .pytree import flatten
@@ -76,7 +76,7 @@ def user_source() -> str | None:
     """``file:line`` of the innermost frame outside Sporeling's own modules (what the IR
     records per equation; errors add the function: :func:`~..core.location.locate`)."""
     frame = user_frame(sys._getframe(1))
-    return None if frame is None else f"{frame.f_code.co_filename}:{frame.f_lineno}"
+    return None if frame is None else user_source_of(frame)
 
 
 class TraceInterpreter(Interpreter):

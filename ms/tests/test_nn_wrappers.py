@@ -136,3 +136,21 @@ def test_train_one_step_with_loss_scale_cell_skips_overflow():
     fixed = nn.TrainOneStepWithLossScaleCell(with_loss, nn.SGD(net.trainable_params(), 0.1),
                                              scale_sense=t(128.0))
     assert float(np_of(fixed(t(X), t(Y))[2])) == 128.0
+
+
+def test_cell_mindspore_methods_and_isinstance():
+    net = Net()
+    assert net.set_grad() is net and net.requires_grad
+    net.set_inputs(ms.Tensor(np.zeros((1, 3), np.float32)))
+    assert len(net.get_inputs()) == 1
+    net.add_flags(fp16=True)
+    assert net.get_flags()["fp16"] is True
+    net.add_flags_recursive(fused=False)
+    assert net.dense._flags["fused"] is False  # a sporeling Dense: flags live in _flags
+    net.update_parameters_name("backbone.")
+    assert [p.name for p in net.trainable_params()] == ["backbone.dense.weight",
+                                                        "backbone.dense.bias"]
+    # every sporeling Cell, re-exported layers included, is an nn.Cell
+    assert isinstance(nn.Dense(2, 2), nn.Cell) and issubclass(nn.LSTM, nn.Cell)
+    assert isinstance(nn.Conv3d(1, 1, 1), nn.Cell) and not isinstance(np.zeros(1), nn.Cell)
+    assert not isinstance(nn.Dense(2, 2), Net) and issubclass(Net, nn.Cell)

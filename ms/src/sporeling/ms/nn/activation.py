@@ -10,8 +10,9 @@ import sporeling.expression as sx
 from sporeling.core.errors import ShapeError
 from sporeling.expression.nn import (ELU, GELU, HSigmoid, HSwish, LeakyReLU, LogSoftmax, Mish,
                                      PReLU, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softsign, Tanh)
-from sporeling.expression.nn import Cell
 from sporeling.expression.nn import get_activation as _sx_get_activation
+
+from .cell import Cell
 
 ops = sx.ops
 

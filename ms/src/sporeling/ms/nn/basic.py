@@ -5,9 +5,11 @@ import math
 
 import sporeling.expression as sx
 from sporeling.core.errors import ShapeError
-from sporeling.expression.nn import (Cell, CellDict, CellList, Dense, Dropout, Flatten,
-                                     LossBase, SequentialCell)
+from sporeling.expression.nn import (CellDict, CellList, Dense, Dropout, Flatten, LossBase,
+                                     SequentialCell)
 from sporeling.expression.nn.init import Uniform, initializer
+
+from .cell import Cell
 
 ops = sx.ops
 

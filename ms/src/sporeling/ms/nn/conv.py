@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 
 import sporeling.expression as sx
-from sporeling.expression.nn import Cell, Conv1d, Conv2d, Conv2dTranspose
+from sporeling.expression.nn import Conv1d, Conv2d, Conv2dTranspose
 from sporeling.expression.nn.init import HeUniform, Uniform, compute_fans, initializer
 
+from .cell import Cell
 from ._windows import (check_ndim, conv_nd, conv_transpose_nd, ntuple, pad_spatial, patches,
                        same_pads)
 

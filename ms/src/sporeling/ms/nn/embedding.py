@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import sporeling.expression as sx
 from sporeling.core.errors import ShapeError
-from sporeling.expression.nn import Cell, Embedding
+from sporeling.expression.nn import Embedding
 from sporeling.expression.nn.init import initializer
+
+from .cell import Cell
 
 ops = sx.ops
 

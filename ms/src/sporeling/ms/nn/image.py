@@ -8,8 +8,8 @@ import numpy as np
 
 import sporeling.expression as sx
 from sporeling.core.errors import ShapeError
-from sporeling.expression.nn import Cell
 
+from .cell import Cell
 from ._windows import conv_nd, patches
 
 ops = sx.ops

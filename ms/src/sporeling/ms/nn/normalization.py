@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import sporeling.expression as sx
 from sporeling.core.errors import ShapeError
-from sporeling.expression.nn import BatchNorm1d, BatchNorm2d, Cell, GroupNorm, LayerNorm
+from sporeling.expression.nn import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 from sporeling.expression.nn.init import initializer
+
+from .cell import Cell
 
 ops = sx.ops
 

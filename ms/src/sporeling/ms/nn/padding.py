@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sporeling.expression as sx
 from sporeling.core.errors import ShapeError
-from sporeling.expression.nn import Cell
 
+from .cell import Cell
 from ._windows import pad_spatial
 
 ops = sx.ops

@@ -13,8 +13,9 @@ import math
 import numpy as np
 
 import sporeling.expression as sx
-from sporeling.expression.nn import AdaptiveAvgPool2d, AvgPool2d, Cell
+from sporeling.expression.nn import AdaptiveAvgPool2d, AvgPool2d
 
+from .cell import Cell
 from ._windows import check_ndim, ntuple, pad_spatial, patches, same_pads
 
 ops = sx.ops

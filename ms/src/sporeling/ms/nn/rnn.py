@@ -8,9 +8,11 @@ import math
 
 import sporeling.expression as sx
 from sporeling.core.errors import ShapeError
-from sporeling.expression.nn import GRU, LSTM, Cell
+from sporeling.expression.nn import GRU, LSTM
 from sporeling.expression.nn.init import Uniform, initializer
 from sporeling.expression.nn.layers.rnn import _RNNBase
+
+from .cell import Cell
 
 ops = sx.ops
 

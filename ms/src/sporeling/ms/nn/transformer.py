@@ -6,10 +6,10 @@ from __future__ import annotations
 import copy
 
 import sporeling.expression as sx
-from sporeling.expression.nn import (Cell, CellList, Dense, Dropout, LayerNorm,
-                                     MultiheadAttention, TransformerEncoder,
-                                     TransformerEncoderLayer)
+from sporeling.expression.nn import (CellList, Dense, Dropout, LayerNorm, MultiheadAttention,
+                                     TransformerEncoder, TransformerEncoderLayer)
 
+from .cell import Cell
 from .activation import GELU, get_activation
 
 ops = sx.ops

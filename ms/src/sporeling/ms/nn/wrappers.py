@@ -8,8 +8,10 @@ import sporeling.expression as sx
 from sporeling.amp import DynamicLossScaler, StaticLossScaler
 from sporeling.amp import TrainOneStepWithLossScaleCell as _AmpLossScaleStep
 from sporeling.core.errors import ShapeError
-from sporeling.expression.nn import Cell, WithEvalCell, WithLossCell
+from sporeling.expression.nn import WithEvalCell, WithLossCell
 from sporeling.expression.nn import TrainOneStepCell as _TrainOneStepCell
+
+from .cell import Cell
 
 ops = sx.ops
 

@@ -1,0 +1,71 @@
+"""``ms.nn.Cell``: sporeling's ``Cell`` with the MindSpore 2.x methods scripts call that
+Sporeling does not need (``set_grad``, ``set_inputs``, ``add_flags``, ...).
+
+User networks subclass it (``class Net(nn.Cell)``). ``isinstance(x, nn.Cell)`` and
+``issubclass(C, nn.Cell)`` hold for every sporeling Cell, the re-exported layers included, so
+code that walks ``cells_and_names()`` and tests ``isinstance(cell, nn.Cell)`` keeps working.
+"""
+from __future__ import annotations
+
+from sporeling.expression.nn import Cell as _SxCell
+
+__all__ = ["Cell"]
+
+
+class _CellMeta(type):
+    """``nn.Cell`` answers isinstance/issubclass for any sporeling Cell; its subclasses
+    answer as usual."""
+
+    def __instancecheck__(cls, obj):
+        if cls is Cell:
+            return isinstance(obj, _SxCell)
+        return type.__instancecheck__(cls, obj)
+
+    def __subclasscheck__(cls, sub):
+        if cls is Cell:
+            return issubclass(sub, _SxCell)
+        return type.__subclasscheck__(cls, sub)
+
+
+class Cell(_SxCell, metaclass=_CellMeta):
+    """MindSpore's ``nn.Cell`` (see :class:`sporeling.expression.nn.Cell` for the rest).
+
+    ``set_grad`` is recorded only: ``grad``/``value_and_grad`` differentiate what they are
+    given, no flag is needed (MindSpore needs it to build the backward graph)."""
+
+    def set_grad(self, requires_grad: bool = True) -> "Cell":
+        """Mark the cell as differentiated (recorded in ``requires_grad``); returns it."""
+        self.__dict__["requires_grad"] = bool(requires_grad)
+        return self
+
+    def set_inputs(self, *inputs) -> None:
+        """MindSpore's dynamic-shape declaration. Sporeling compiles per input signature
+        (shapes, dtypes) and caches each graph, so the declaration is only kept."""
+        self.__dict__["_declared_inputs"] = inputs
+
+    def get_inputs(self):
+        """What ``set_inputs`` declared (None if nothing)."""
+        return self.__dict__.get("_declared_inputs")
+
+    def add_flags(self, **flags) -> "Cell":
+        """Attach flags to this cell (``get_flags`` returns them)."""
+        self._flags.update(flags)
+        return self
+
+    def add_flags_recursive(self, **flags) -> "Cell":
+        """Attach flags to this cell and every sub-cell."""
+        for _, cell in self.cells_and_names():
+            cell._flags.update(flags)
+        return self
+
+    def get_flags(self) -> dict:
+        return dict(self._flags)
+
+    def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
+        """Prefix the names of this cell's parameters (MindSpore's; attaching the cell to a
+        parent later names them from the attribute path again)."""
+        if not isinstance(prefix, str):
+            raise TypeError(f"update_parameters_name: prefix must be a str, got "
+                            f"{type(prefix).__name__}")
+        for param in self.get_parameters(expand=recurse):
+            param.name = prefix + param.name

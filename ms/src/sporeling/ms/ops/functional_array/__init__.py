@@ -2,21 +2,26 @@
 image, distance, sampling, array, parameter, debugging and sparse functions over sx ops.
 
 One module per category; this file gathers their ``__all__``."""
-from . import (activation, array, deformable, distance, image, indexing, loss, nn, parameter,
-               pooling, sparse)
+from . import (activation, array, blocks, boxes, deformable, distance, grids, image, indexing,
+               loss, matrix, nn, parameter, pooling, segments, sparse)
 from .activation import *  # noqa: F401,F403
 from .array import *  # noqa: F401,F403
+from .blocks import *  # noqa: F401,F403
+from .boxes import *  # noqa: F401,F403
+from .deformable import *  # noqa: F401,F403
+from .distance import *  # noqa: F401,F403
+from .grids import *  # noqa: F401,F403
+from .image import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
+from .matrix import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
-from .pooling import *  # noqa: F401,F403
-from .distance import *  # noqa: F401,F403
-from .image import *  # noqa: F401,F403
-from .deformable import *  # noqa: F401,F403
 from .parameter import *  # noqa: F401,F403
+from .pooling import *  # noqa: F401,F403
+from .segments import *  # noqa: F401,F403
 from .sparse import *  # noqa: F401,F403
 from .sparse import COOTensor, CSRTensor  # noqa: F401  (the containers the sparse functions take)
 
-__all__ = [*activation.__all__, *array.__all__, *indexing.__all__, *loss.__all__, *nn.__all__,
-           *pooling.__all__, *distance.__all__, *image.__all__, *deformable.__all__,
-           *parameter.__all__, *sparse.__all__]
+_MODULES = (activation, array, blocks, boxes, deformable, distance, grids, image, indexing, loss,
+            matrix, nn, parameter, pooling, segments, sparse)
+__all__ = [name for module in _MODULES for name in module.__all__]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import SporelingError, float_like, ops, tensor, tuple_of
-from .image import sample_pixels
+from .grids import sample_pixels
 
 __all__ = ["deformable_conv2d"]
 

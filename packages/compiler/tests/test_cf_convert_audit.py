@@ -146,7 +146,19 @@ def defines_in_loop(x):
     return twice()
 
 
+def yields_under_tensor_condition(x):
+    if big(x):
+        yield x
+
+
+def iterates_a_generator(x):
+    for v in yields_under_tensor_condition(x):
+        x = ops.neg(v)
+    return x
+
+
 @pytest.mark.parametrize("fn, error, message, text", [
+    (iterates_a_generator, SporelingError, "truth value", "if big(x)"),
     (raise_escapes_try, GraphSyntaxError, "raise.*try", "raise KeyError"),
     (prints, GraphSyntaxError, "`print`", "print("),
     (writes_attribute, GraphSyntaxError, "attribute", "BOX.value"),

@@ -295,3 +295,12 @@ def test_model_train_with_checkpoint_callbacks_and_accuracy(tmp_path):
     not_loaded, _ = ms.load_param_into_net(restored, ms.load_checkpoint(str(tmp_path /
                                                                             saved[-1])))
     assert not_loaded == []
+
+
+def test_mindspore_source_style_imports():
+    from sporeling.ms.common import Parameter, Tensor
+    from sporeling.ms.common import dtype as mstype
+    from sporeling.ms.common.parameter import ParameterTuple
+    from sporeling.ms.common.tensor import Tensor as Tensor2
+    assert Tensor is Tensor2 is ms.Tensor and Parameter is ms.Parameter
+    assert mstype.float32 is ms.float32 and ParameterTuple is ms.ParameterTuple

@@ -1,6 +1,14 @@
-"""``ms.common``: dtype objects and other shared MindSpore-2.x names."""
-from . import dtype, initializer
+"""``ms.common``: dtype objects, initializers, ``Tensor``/``Parameter`` (MindSpore's
+``mindspore.common`` layout: ``from sporeling.ms.common import dtype as mstype``,
+``from sporeling.ms.common.initializer import Normal``, ``...common.parameter import
+Parameter``) and ``eager_only`` for the facade's own modules."""
+from sporeling.core import set_seed
+
+from . import dtype, initializer, parameter, tensor
 from .dtype import to_numpy
 from .eager import EagerOnlyError, eager_only
+from .parameter import Parameter, ParameterTuple
+from .tensor import Tensor
 
-__all__ = ["dtype", "initializer", "to_numpy", "eager_only", "EagerOnlyError"]
+__all__ = ["dtype", "initializer", "parameter", "tensor", "Tensor", "Parameter",
+           "ParameterTuple", "set_seed", "to_numpy", "eager_only", "EagerOnlyError"]

@@ -1,8 +1,6 @@
 """Array operations of MindSpore r2.3 ``mindspore.ops``: shapes, joining, splitting,
-reordering, diagonals. Built from sx ops (Graph mode and gradients included); the few whose
-result shape depends on the values are eager only."""
+reordering, selection. Built from sx ops (Graph mode and gradients included)."""
 from __future__ import annotations
-
 
 import numpy as np
 

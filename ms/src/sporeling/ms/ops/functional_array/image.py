@@ -1,6 +1,6 @@
 """Image functions of MindSpore r2.3 ``mindspore.ops``: padding, resizing, pixel shuffles,
-sampling grids, crops and bounding boxes. Built from sx ops (Graph mode and gradients
-included)."""
+col2im (sampling grids and crops are in ``grids``, boxes in ``boxes``). Built from sx ops
+(Graph mode and gradients included)."""
 from __future__ import annotations
 
 import math

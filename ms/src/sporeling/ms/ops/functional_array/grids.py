@@ -90,8 +90,7 @@ def sample_pixels(x, px, py, mode="bilinear"):
             + tap(x0, y1) * e(wx0 * wy1) + tap(x1, y1) * e(wx1 * wy1))
 
 
-# --------------------------------------------------------------------------- boxes
-
+# --------------------------------------------------------------------------- crops
 
 def _crop_axis(lo, hi, n, out):
     """Sample positions (K, out) along one axis of size ``n`` for normalised [lo, hi]."""

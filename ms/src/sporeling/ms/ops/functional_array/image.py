@@ -214,7 +214,7 @@ def pixel_unshuffle(input, downscale_factor):  # noqa: A002
     return ops.reshape(y, lead + (c * r * r, h // r, w // r))
 
 
-# --------------------------------------------------------------------------- sampling grids
+# --------------------------------------------------------------------------- blocks
 
 def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
     """Sum sliding blocks (N, C, kh * kw, L) into (N, C, H, W) (``fold`` with MindSpore's

@@ -304,3 +304,9 @@ def test_mindspore_source_style_imports():
     from sporeling.ms.common.tensor import Tensor as Tensor2
     assert Tensor is Tensor2 is ms.Tensor and Parameter is ms.Parameter
     assert mstype.float32 is ms.float32 and ParameterTuple is ms.ParameterTuple
+    from sporeling.ms.train.callback import LossMonitor
+    from sporeling.ms.train.metrics import Accuracy
+    assert LossMonitor is ms.LossMonitor and Accuracy is ms.train.Accuracy
+    acc = Accuracy()
+    acc.update(ms.Tensor(np.array([[0.1, 0.9], [0.8, 0.2]], np.float32)), ms.Tensor([1, 1]))
+    assert acc.eval() == 0.5

@@ -105,3 +105,19 @@ def test_unknown_mode_is_an_error():
     g, params = mlp_graph(8, 8, 8)
     with pytest.raises(ValueError, match="search_mode|unknown search mode"):
         search(g, 2, mode="greedy", machine=MACHINE)
+
+
+def test_a_shard_replans_when_the_parallel_mode_changes():
+    args = [np.ones((8, 512)), np.ones((512, 4096)), np.ones((4096, 512))]
+    f = shard(mlp)
+    semi = f.table(*args, device_num=8)
+    assert semi[0]["strategy"] == ((1, 1), (1, 1))  # nothing annotated: nothing split
+    set_auto_parallel_context(parallel_mode="auto_parallel",
+                              search_mode="dynamic_programming")
+    try:
+        auto = f.table(*args, device_num=8)
+    finally:
+        reset_auto_parallel_context()
+    # plain arguments carry no gradient all-reduce: splitting the batch is cheapest
+    assert auto[0]["strategy"] == ((8, 1), (1, 1))
+    assert f.table(*args, device_num=8) == semi

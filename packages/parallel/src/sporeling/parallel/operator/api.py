@@ -66,7 +66,7 @@ class Shard:
     def plan(self, *args, device_num: int | None = None, where=None):
         """The traced call and its :class:`ShardedGraph` for ``args`` (cached by shapes)."""
         n = device_num or self._device_num(_comm_or_none())
-        key = (n,) + tuple((np.shape(_data(a)), str(_dtype(a))) for a in args)
+        key = (n, _mode()) + tuple((np.shape(_data(a)), str(_dtype(a))) for a in args)
         with self._lock:
             hit = self._cache.get(key)
             if hit is None:
@@ -183,13 +183,17 @@ class Shard:
         return self.plan(*args, device_num=device_num)[1].table()
 
 
-def _choose(graph, n_axes, in_lay, params=()) -> ShardedGraph:
+def _mode() -> tuple:
+    """(parallel_mode, search_mode): a plan is valid for the modes it was made under."""
     from sporeling.core import get_context
     try:
-        mode = get_context("parallel_mode")
+        return get_context("parallel_mode"), get_context("search_mode")
     except Exception:  # noqa: BLE001 - the parallel keys are not declared (no plugin)
-        mode = "semi_auto_parallel"
-    if mode == "auto_parallel":
+        return "semi_auto_parallel", None
+
+
+def _choose(graph, n_axes, in_lay, params=()) -> ShardedGraph:
+    if _mode()[0] == "auto_parallel":
         from ..search import search
         from ..search.cost import agreed_machine
         machine = agreed_machine(_comm_or_none())

@@ -97,3 +97,15 @@ def test_embedding_row_split_gradient_and_sgd_steps_match_one_device():
 def strategy_rows():
     from sporeling.parallel.operator import strategy
     return strategy(((1, 1), (4, 1)))
+
+
+def test_conv_split_on_batch_and_output_channels_gradients():
+    from sporeling.parallel.operator import strategy
+    rng = np.random.default_rng(5)
+    args = [rng.standard_normal((4, 3, 6, 6)), rng.standard_normal((8, 3, 3, 3))]
+
+    def f(x, w):
+        with strategy(((2, 1, 1, 1), (2, 1, 1, 1))):
+            y = ops.conv2d(x, w, padding=1)
+        return ops.mean(ops.square(ops.relu(y)))
+    _check(f, args, 4)

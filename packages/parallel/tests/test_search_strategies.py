@@ -121,3 +121,25 @@ def test_a_shard_replans_when_the_parallel_mode_changes():
     # plain arguments carry no gradient all-reduce: splitting the batch is cheapest
     assert auto[0]["strategy"] == ((8, 1), (1, 1))
     assert f.table(*args, device_num=8) == semi
+
+
+def test_dynamic_programming_on_a_graph_that_does_not_reduce():
+    """Four ops all connected to each other: no op has two neighbours or fewer, so the
+    busiest is fixed at its best guess; the plan must still run and equal one device."""
+    from sporeling.compiler import ops
+
+    def k4(x):
+        a = ops.exp(x)
+        b = ops.sin(a)
+        c = ops.mul(a, b)
+        return ops.clip(c, a, b)
+    x = np.random.default_rng(8).standard_normal((8, 8))
+    g = make_graph(k4, x)
+    r = search(g, 4, mode="dynamic_programming", machine=MACHINE)
+    problem = Problem.build(g, 2, CostModel(MACHINE))
+    assert r.estimate["step_time_s"] >= _brute_force(problem) - 1e-15
+    from sporeling.parallel.operator.execute import run_sharded
+    from sporeling.parallel import comm
+    outs = run_local(4, lambda: run_sharded(r.sharded, [x], comm.current()))
+    for (out,) in outs:
+        np.testing.assert_allclose(out, k4(x), rtol=1e-12)

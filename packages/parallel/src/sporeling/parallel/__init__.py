@@ -35,7 +35,7 @@ __all__ = [
 # unaware of parallelism)
 from .operator import ShardingError, shard, strategy  # noqa: E402
 from .operator.cell import install_cell_shard as _install_cell_shard  # noqa: E402
-from .search import search, strategy_table  # noqa: E402
+from .search import strategy_table  # noqa: E402  (the search function: search.search)
 
 _install_cell_shard()
-__all__ += ["shard", "strategy", "ShardingError", "search", "strategy_table"]
+__all__ += ["shard", "strategy", "ShardingError", "strategy_table"]

@@ -302,3 +302,35 @@ def test_dynamic_lr_functions_documented_examples():
                                [0.1, 0.1, 0.07363961030678928, 0.07363961030678928, 0.01, 0.01])
     np.testing.assert_allclose(nn.warmup_lr(0.1, 6, 2, 2),
                                [0.0, 0.0, 0.05, 0.05, 0.1, 0.1])
+
+
+class MindSporeStyleMomentum(nn.Optimizer):
+    """A custom optimizer written as MindSpore's tutorial does: state cloned from the
+    parameters, updated with ops.assign in construct."""
+
+    def __init__(self, params, learning_rate, momentum=0.9):
+        super().__init__(learning_rate, params)
+        self.momentum = momentum
+        self.moments = self.parameters.clone(prefix="moments", init="zeros")
+
+    def construct(self, gradients):
+        lr = self.get_lr()
+        for param, moment, grad in zip(self.parameters, self.moments, gradients):
+            ms.ops.assign(moment, moment * self.momentum + grad)
+            ms.ops.assign(param, param - lr * moment)
+        return True
+
+
+def test_custom_optimizer_with_construct():
+    p = ms.Parameter(ms.Tensor(W0.copy()), name="w")
+    opt = MindSporeStyleMomentum([p], 0.1)
+    for g in GRADS:
+        opt((ms.Tensor(g),))
+    np.testing.assert_allclose(np_of(p), _sgd(W0, GRADS), rtol=1e-10)
+    assert opt.global_step == 4 and isinstance(opt.parameters, ms.ParameterTuple)
+    assert isinstance(nn.SGD([p], 0.1), nn.Optimizer) and isinstance(nn.Adam([p]), nn.Optimizer)
+    decayed = nn.SGD([p], 0.1, weight_decay=0.5, loss_scale=4.0)
+    (g,) = decayed.scale_grad(decayed.decay_weight((ms.Tensor(GRADS[0]),)))
+    np.testing.assert_allclose(np_of(g), (GRADS[0] + 0.5 * np_of(p)) / 4.0, rtol=1e-12)
+    with pytest.raises(ValueError, match="expected 1 gradients"):
+        opt((ms.Tensor(GRADS[0]), ms.Tensor(GRADS[1])))

@@ -24,6 +24,8 @@ from .normalization import *   # noqa: F401,F403
 from .normalization import __all__ as _normalization
 from .optim_adam import *      # noqa: F401,F403
 from .optim_adam import __all__ as _optim_adam
+from .optimizer import *      # noqa: F401,F403
+from .optimizer import __all__ as _optimizer
 from .optim_misc import *      # noqa: F401,F403
 from .optim_misc import __all__ as _optim_misc
 from .padding import *         # noqa: F401,F403
@@ -40,5 +42,5 @@ from .wrappers import *        # noqa: F401,F403
 from .wrappers import __all__ as _wrappers
 
 __all__ = sorted({*_activation, *_basic, *_conv, *_embedding, *_image, *_loss, *_loss_margin,
-                  *_lr, *_normalization, *_optim_adam, *_optim_misc, *_padding, *_pooling,
+                  *_lr, *_normalization, *_optim_adam, *_optim_misc, *_optimizer, *_padding, *_pooling,
                   *_rnn, *_transformer, *_unpooling, *_wrappers})

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sporeling.expression.optim import Optimizer
+from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamWeightDecay", "AdaMax", "LazyAdam", "Lamb"]
 

@@ -1,14 +1,33 @@
 """Other optimizers of ``ms.nn`` with MindSpore's documented update rules (NumPy updates on
 the sporeling ``Optimizer`` base). ``SGD``, ``Momentum`` and ``Adagrad`` are
-sporeling.expression's (MindSpore's numerics already; Adagrad adds a 1e-10 floor)."""
+sporeling.expression's (MindSpore's numerics already; Adagrad adds a 1e-10 floor), made
+``ms.nn.Optimizer`` subclasses here."""
 from __future__ import annotations
 
 import numpy as np
 
-from sporeling.expression.optim import SGD, Adagrad, Momentum, Optimizer
+from sporeling.expression.optim import SGD as _SGD
+from sporeling.expression.optim import Adagrad as _Adagrad
+from sporeling.expression.optim import Momentum as _Momentum
+from sporeling.expression.optim import Optimizer as _SxOptimizer
+
+from .optimizer import Optimizer
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adagrad", "Adadelta", "ASGD", "FTRL",
            "ProximalAdagrad", "RMSProp", "Rprop", "LARS"]
+
+
+class SGD(_SGD, Optimizer):
+    """MindSpore's ``nn.SGD`` (sporeling's: first step ``v = g``, then ``v = momentum v + (1 -
+    dampening) g``; ``nesterov``)."""
+
+
+class Momentum(_Momentum, Optimizer):
+    """MindSpore's ``nn.Momentum``: ``v = momentum v + g``, ``w -= lr v`` (``use_nesterov``)."""
+
+
+class Adagrad(_Adagrad, Optimizer):
+    """MindSpore's ``nn.Adagrad``: ``accum += g^2``, ``w -= lr g / sqrt(accum)``."""
 
 
 class Adadelta(Optimizer):
@@ -178,7 +197,7 @@ class LARS:
 
     def __init__(self, optimizer, epsilon=1e-05, coefficient=0.001, use_clip=False,
                  lars_filter=_lars_default_filter):
-        if not isinstance(optimizer, Optimizer):
+        if not isinstance(optimizer, _SxOptimizer):
             raise TypeError(f"LARS: expected an nn.Optimizer, got {type(optimizer).__name__}")
         self.optimizer, self.epsilon = optimizer, float(epsilon)
         self.coefficient, self.use_clip = float(coefficient), bool(use_clip)

@@ -39,3 +39,10 @@ from .search import strategy_table  # noqa: E402  (the search function: search.s
 
 _install_cell_shard()
 __all__ += ["shard", "strategy", "ShardingError", "strategy_table"]
+
+# pipeline parallel and optimizer sharding (ZeRO-1)
+from .pipeline import PipelineCell, PipelineError, PipelineTrainOneStepCell  # noqa: E402
+from .zero import OptimizerShardingError, ShardedOptimizer, parallel_optimizer  # noqa: E402
+
+__all__ += ["PipelineCell", "PipelineTrainOneStepCell", "PipelineError", "ShardedOptimizer",
+            "parallel_optimizer", "OptimizerShardingError"]

@@ -310,3 +310,26 @@ def test_mindspore_source_style_imports():
     acc = Accuracy()
     acc.update(ms.Tensor(np.array([[0.1, 0.9], [0.8, 0.2]], np.float32)), ms.Tensor([1, 1]))
     assert acc.eval() == 0.5
+
+
+def test_dataset_pipeline_operations_keep_the_tensor_contract():
+    def gen():
+        for i in range(5):
+            yield np.array([i], np.float32), np.array(i % 2)
+
+    ds = ms.dataset.GeneratorDataset(gen, ["x", "y"], shuffle=False).batch(2)
+    rows = list(ds.create_tuple_iterator())
+    assert [tuple(r[0].shape) for r in rows] == [(2, 1), (2, 1), (1, 1)]
+    assert all(isinstance(c, ms.Tensor) for r in rows for c in r)
+    assert ds.get_dataset_size() == 3 and isinstance(ds, ms.dataset.Dataset)
+    row = next(ds.create_dict_iterator(num_epochs=1))
+    assert sorted(row) == ["x", "y"] and isinstance(row["x"], ms.Tensor)
+    first, second = ms.dataset.NumpySlicesDataset({"a": np.arange(6)}, shuffle=False).split(
+        [0.5, 0.5], randomize=False)
+    assert [int(r[0].asnumpy()) for r in first] == [0, 1, 2]
+    zipped = ms.dataset.NumpySlicesDataset({"a": np.arange(3)}, shuffle=False).zip(
+        ms.dataset.NumpySlicesDataset({"b": np.arange(3) * 10}, shuffle=False))
+    assert [(int(a.asnumpy()), int(b.asnumpy())) for a, b in zipped] == [(0, 0), (1, 10),
+                                                                          (2, 20)]
+    texts = ms.dataset.NumpySlicesDataset({"t": np.array(["ab", "cd"])}, shuffle=False)
+    assert isinstance(next(iter(texts))[0], np.ndarray)        # strings stay NumPy

@@ -1,5 +1,6 @@
 """The parallel package's plugin: its hookspecs, its communicators (``mpi``, ``local``), the
-parallel context keys, the collective kernels and ``sporeling run``."""
+parallel context keys, the collective kernels, ``sporeling run``, and data parallelism's
+answers to expression's and data's hooks."""
 from __future__ import annotations
 
 from sporeling.core import impl
@@ -21,6 +22,20 @@ def sporeling_add_communicators(communicators) -> None:
 def sporeling_add_context_options(options) -> None:
     from .context import add_parallel_options
     add_parallel_options(options)
+    from .data_parallel.hooks import add_data_parallel_options  # bucket_cap_mb
+    add_data_parallel_options(options)
+
+
+@impl
+def sporeling_grad_reducer(train_cell):  # expression's hook: data parallel TrainOneStepCell
+    from .data_parallel.hooks import grad_reducer
+    return grad_reducer(train_cell)
+
+
+@impl
+def sporeling_data_shard():  # data's hook: data parallel sources read this rank's shard
+    from .data_parallel.hooks import data_shard
+    return data_shard()
 
 
 @impl

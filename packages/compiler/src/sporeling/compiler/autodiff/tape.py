@@ -88,16 +88,36 @@ def _reverse_topological(roots: list[Node]) -> list[Node]:
     return sorted(found.values(), key=_by_seq, reverse=True)
 
 
+def _final_after(order: list[Node]) -> dict[int, list[Node]]:
+    """``{id(n): leaves}``: the leaves whose last reader (in backward order) comes just
+    before node ``n`` -- their cotangents are final when the walk reaches ``n``. ``order``
+    ends with the leaves themselves, so every leaf with a reader gets an entry."""
+    last_reader: dict[int, int] = {}  # id(leaf) -> position of its lowest-seq reader
+    for i, node in enumerate(order):
+        for p in node.parents:
+            if p is not None and p[0].prim is None:
+                last_reader[id(p[0])] = i
+    final: dict[int, list[Node]] = {}
+    for i, node in enumerate(order):
+        if node.prim is None and id(node) in last_reader:
+            after = order[last_reader[id(node)] + 1]  # exists: the leaf itself comes later
+            final.setdefault(id(after), []).append(node)
+    return final
+
+
 def _zeros(aval: Aval):
     return np.zeros(aval.shape, aval.dtype)
 
 
 def backprop(roots: list[tuple[Node, int, object]], *, release: bool = True,
-             add=None) -> dict[int, object]:
+             add=None, on_leaf=None) -> dict[int, object]:
     """Propagate cotangents ``(node, output index, ct)`` back to the leaves.
 
     Returns ``{id(leaf node): cotangent}``. ``add`` accumulates two cotangents (the ops'
     ``add``, so that accumulation is recorded too when differentiating again).
+    ``on_leaf(leaf, ct)``, when given, is called as soon as a leaf's cotangent is final --
+    right after the last (lowest-``seq``) node reading the leaf ran its rule -- while the
+    rest of the backward pass is still to come (data parallelism starts reducing it then).
     """
     if add is None:
         from ..ops import add
@@ -112,7 +132,13 @@ def backprop(roots: list[tuple[Node, int, object]], *, release: bool = True,
     for node, index, ct in roots:
         accumulate(node, index, ct)
     leaves: dict[int, object] = {}
-    for node in _reverse_topological([r[0] for r in roots]):
+    order = _reverse_topological([r[0] for r in roots])
+    final_after = _final_after(order) if on_leaf is not None else None
+    for node in order:
+        if final_after is not None and id(node) in final_after:
+            for leaf_node in final_after[id(node)]:  # every reader of these leaves has run
+                slot = cts.get(id(leaf_node))
+                on_leaf(leaf_node, None if slot is None else slot[0])
         slots = cts.pop(id(node), None)
         if slots is None:
             continue

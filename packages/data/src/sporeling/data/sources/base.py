@@ -5,10 +5,15 @@ Subclasses implement ``_len()`` and ``_read(i)`` (row ``i`` as a tuple of arrays
 MindSpore-style arguments pick the sampler: ``sampler=`` explicitly, else ``num_shards``/
 ``shard_id`` (a :class:`DistributedSampler`), else ``shuffle`` (a :class:`RandomSampler`;
 MindSpore's default when ``shuffle`` is None) or sequential order; ``num_samples`` caps it.
+With none of ``sampler``/``num_shards``/``shard_id`` given, a plugin answering the
+``sporeling_data_shard`` hook (``sporeling.parallel`` in ``data_parallel`` mode) picks this
+rank's shard: data parallel training shards its data by rank on its own.
 """
 from __future__ import annotations
 
 import copy
+
+from sporeling.core import get_plugin_host
 
 from ..dataset import Dataset
 from ..errors import CorruptSampleError, DataError
@@ -37,11 +42,23 @@ def make_sampler(op: str, num_samples, shuffle, sampler, num_shards, shard_id) -
                         expected="both or neither", got=f"num_shards={num_shards!r}, "
                         f"shard_id={shard_id!r}")
     shuffle = True if shuffle is None else bool(shuffle)
+    if num_shards is None:
+        num_shards, shard_id = _plugin_shard()
     if num_shards is not None:
         return DistributedSampler(num_shards, shard_id, shuffle=shuffle, num_samples=num_samples)
     if shuffle:
         return RandomSampler(num_samples=num_samples)
     return SequentialSampler(num_samples=num_samples)
+
+
+def _plugin_shard() -> tuple:
+    """``(num_shards, shard_id)`` from a plugin answering ``sporeling_data_shard`` (data
+    parallelism: one shard per rank), or ``(None, None)``: read everything."""
+    caller = getattr(get_plugin_host().hook, "sporeling_data_shard", None)
+    found = None if caller is None else caller()
+    if found is None or found[0] <= 1:
+        return None, None
+    return found
 
 
 class SourceDataset(Dataset):

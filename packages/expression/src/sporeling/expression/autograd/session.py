@@ -21,6 +21,7 @@ from sporeling.compiler.core import Aval, BackwardRule, eager
 from sporeling.compiler.ops.elementwise import add_p
 
 from ..tensor.tensor import Tensor, wrap
+from .ready import ready_callbacks
 from .state import STATE, Tape
 
 __all__ = ["GradSession", "live_node"]
@@ -106,8 +107,10 @@ class GradSession:
             if where is not None:
                 starts.append((where[0], where[1],
                                ct if outer or not isinstance(ct, Tensor) else ct._data))
+        callbacks = ready_callbacks()
+        on_leaf = self._on_leaf(callbacks) if callbacks and not outer else None
         cts = backprop(starts, release=self.tape.release and not self.nested,
-                       add=None if outer else _add_arrays)
+                       add=None if outer else _add_arrays, on_leaf=on_leaf)
         for node in self._outer_leaves:
             node.prim, node.rule, node.params = _IDENTITY, _IDENTITY_RULE, {}
             node.saved_in, node.saved_out = (node.out_avals[0],), node.out_avals[0]
@@ -123,6 +126,19 @@ class GradSession:
                 g = wrap(g._data)
             grads.append(g)
         return grads
+
+    def _on_leaf(self, callbacks):
+        """``backprop``'s ``on_leaf``: report watched Parameters' final gradients."""
+        params = {id(self._leaves[id(p)]): p for p, *_ in self._watched
+                  if id(p) in self._leaves}
+
+        def on_leaf(node, ct):
+            p = params.get(id(node))
+            if p is not None and ct is not None:
+                g = ct._data if isinstance(ct, Tensor) else ct
+                for callback in list(callbacks):
+                    callback(p, g)
+        return on_leaf
 
 
 def _zeros(t: Tensor) -> Tensor:

@@ -22,7 +22,7 @@ from sporeling.compiler.pipeline import compile_graph
 from sporeling.core import context_version, get_context
 
 from ..tensor.tensor import Tensor, wrap
-from .tracing import is_array_leaf, trace
+from .tracing import LIFT_LOCK, is_array_leaf, trace
 
 __all__ = ["CompiledFunction", "cell_signature"]
 
@@ -57,7 +57,8 @@ class _Entry:
 
     def run(self, arrays: list):
         traced = self.traced
-        inputs = arrays + [p._data for p in traced.params]
+        with LIFT_LOCK:  # not while another thread's trace has them lifted
+            inputs = arrays + [p._data for p in traced.params]
         if traced.captured:
             inputs += [c._data if isinstance(c, Tensor) else c for c in traced.captured]
         outs = self.executable(*inputs)

@@ -6,7 +6,7 @@ with its Parameters lifted to graph inputs) once per call signature and runs the
 Cells called inside a trace are inlined into the graph being built.
 
 ``TrainOneStepCell`` compiles its loss and ``value_and_grad`` -- forward and backward -- into
-one graph; the rest of its step (gradient scaling, clipping, the optimizer's update) stays
+one graph, with its ``grad_reducer`` (data parallelism's all-reduces); the rest of its step (gradient scaling, clipping, the optimizer's update) stays
 eager Python on NumPy arrays, as the optimizers are written (already vectorised: one NumPy
 expression per parameter).
 
@@ -68,16 +68,16 @@ class _Root:
 
 
 def _train_step(cell, args, kwargs):
-    """One ``TrainOneStepCell`` step: compiled loss + gradients, eager update."""
+    """One ``TrainOneStepCell`` step: compiled loss + reduced gradients, eager update."""
     d = cell.__dict__
-    original = d["_value_and_grad"]
+    original = cell._loss_and_grads
     cache = cache_of(cell)
 
     def compiled(*inputs):
         return cache.call(original, inputs, {}, ("train", cell.training))
 
-    d["_value_and_grad"] = compiled
+    d["_loss_and_grads"] = compiled
     try:
         return cell._pynative_call(args, kwargs)
     finally:
-        d["_value_and_grad"] = original
+        del d["_loss_and_grads"]

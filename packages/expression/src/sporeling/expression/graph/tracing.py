@@ -107,10 +107,21 @@ def _used_vars(graph: Graph) -> set:
     return used
 
 
+LIFT_LOCK = threading.RLock()
+"""Held by a trace (it swaps *every* live Parameter's data for a tracer) and by a compiled
+graph reading Parameter values: thread-ranks (``sporeling.parallel.testing.run_local``)
+tracing at once, or reading their weights during another's trace, would see tracers."""
+
+
 def trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
     """Trace ``fn(*args, **kwargs)``: array leaves of the arguments become graph inputs,
     other leaves are static (baked in); live Parameters are lifted (see the module doc).
     Returns the :class:`Traced` call and the Cells it went through."""
+    with LIFT_LOCK:
+        return _trace(fn, args, kwargs, name)
+
+
+def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
     leaves, in_tree = flatten((args, kwargs), is_leaf=is_array_leaf)
     slots = [i for i, x in enumerate(leaves) if is_array_leaf(x)]
     params = live_parameters()

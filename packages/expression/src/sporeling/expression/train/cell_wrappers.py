@@ -18,7 +18,10 @@ load into the bare backbone.
 """
 from __future__ import annotations
 
-from ..autograd import value_and_grad
+from sporeling.core import get_plugin_host
+
+from ..autograd import on_gradient_ready, value_and_grad
+from ..graph.tracing import is_tracing
 from ..nn.cell import Cell
 from ..optim.clip import clip_by_global_norm
 
@@ -74,7 +77,11 @@ class TrainOneStepCell(Cell):
     ``sens`` scales the gradients (MindSpore's initial gradient of the loss, used for loss
     scaling). ``max_grad_norm`` (ours) clips the gradients to that global norm before the
     update -- PyTorch's ``clip_grad_norm_`` between ``backward`` and ``step``.
-    ``grad_reducer`` (identity here) is where data parallelism averages gradients.
+    ``grad_reducer`` is where data parallelism reduces gradients: the identity unless a
+    plugin answers the ``sporeling_grad_reducer`` hook (``sporeling.parallel`` does in
+    ``data_parallel`` mode: parameters broadcast from rank 0 here, gradients all-reduced in
+    buckets started during backward). It runs before ``sens`` scaling and clipping, and in
+    Graph mode inside the compiled step.
     """
 
     def __init__(self, network, optimizer, sens: float = 1.0,
@@ -91,18 +98,37 @@ class TrainOneStepCell(Cell):
         self.weights = tuple(optimizer.parameters)
         self.sens = float(sens)
         self.max_grad_norm = max_grad_norm
-        self.grad_reducer = _identity
         self._value_and_grad = value_and_grad(network, None, self.weights)
+        self.grad_reducer = _plugin_reducer(self) or _identity
 
     def construct(self, *inputs):
-        loss, grads = self._value_and_grad(*inputs)
-        if self.sens != 1.0:
+        loss, grads = self._loss_and_grads(*inputs)
+        if self.sens != 1.0:  # after the reducer: both are linear
             grads = _scale(grads, self.sens)
-        grads = self.grad_reducer(grads)
         if self.max_grad_norm is not None:
             grads = clip_by_global_norm(grads, self.max_grad_norm)
         self.optimizer(grads)
         return loss
+
+
+    def _loss_and_grads(self, *inputs):
+        """The loss and the reduced gradients: what Graph mode compiles into one graph.
+        In PyNative mode a reducer with ``gradient_ready`` hears of each final gradient
+        during backward."""
+        ready = getattr(self.grad_reducer, "gradient_ready", None)
+        if ready is None or is_tracing():
+            loss, grads = self._value_and_grad(*inputs)
+        else:
+            with on_gradient_ready(ready):
+                loss, grads = self._value_and_grad(*inputs)
+        return loss, self.grad_reducer(grads)
+
+
+def _plugin_reducer(cell):
+    """A plugin's answer to ``sporeling_grad_reducer`` (None when no plugin answers, or the
+    host has no such hook: a bare host in tests)."""
+    caller = getattr(get_plugin_host().hook, "sporeling_grad_reducer", None)
+    return None if caller is None else caller(train_cell=cell)
 
 
 def _identity(grads):

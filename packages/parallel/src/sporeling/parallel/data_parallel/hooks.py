@@ -1,0 +1,49 @@
+"""The parallel plugin's answers to the hooks of the packages below it: expression's
+``sporeling_grad_reducer`` (``TrainOneStepCell``'s gradient reducer) and data's
+``sporeling_data_shard`` (which rows a source reads), both active in ``data_parallel``
+mode only; and the ``bucket_cap_mb`` context key."""
+from __future__ import annotations
+
+from sporeling.core import get_context
+
+from ..communication import get_group_size, get_rank, init, is_initialized
+from .buckets import DEFAULT_BUCKET_CAP_MB
+
+__all__ = ["grad_reducer", "data_shard", "add_data_parallel_options"]
+
+
+def _data_parallel_world() -> int:
+    """The world size in data_parallel mode (communication started if need be), else 0."""
+    if get_context("parallel_mode") != "data_parallel":
+        return 0
+    if not is_initialized():
+        init()
+    return get_group_size()
+
+
+def grad_reducer(train_cell):
+    """A :class:`DistributedGradReducer` over ``train_cell.weights`` when data parallel
+    runs on more than one rank (building it broadcasts rank 0's weights)."""
+    if _data_parallel_world() <= 1:
+        return None
+    from .reducer import DistributedGradReducer
+    return DistributedGradReducer(train_cell.weights)
+
+
+def data_shard():
+    """``(group size, rank)`` when data parallel runs on more than one rank."""
+    size = _data_parallel_world()
+    return (size, get_rank()) if size > 1 else None
+
+
+def _megabytes(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ValueError("must be a number of MiB > 0")
+    return float(value)
+
+
+def add_data_parallel_options(options) -> None:
+    options.add_option("bucket_cap_mb", DEFAULT_BUCKET_CAP_MB, convert=_megabytes,
+                       valid="a number of MiB > 0",
+                       doc="Data parallel: the most MiB of gradients one fused all-reduce "
+                           "carries.")

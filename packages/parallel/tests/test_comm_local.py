@@ -182,3 +182,26 @@ def test_run_local_reraises_the_first_failure_naming_its_rank():
     with pytest.raises(ValueError, match="boom") as info:
         run_local(2, job)
     assert "(raised on local rank 1 of 2)" in info.value.__notes__
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_all_reduce_into_out_and_in_place(n):
+    def job():
+        comm = current()
+        x = _data(comm.rank)
+        out = np.empty_like(x)
+        got = comm.all_reduce(x, "mean", out=out)
+        y = _data(comm.rank, dtype=np.float16)
+        same = comm.all_reduce(y, out=y)  # in place, through the float32 wire
+        return got is out, out, same is y, y
+    expected = np.mean([_data(r) for r in range(n)], axis=0)
+    for is_out, out, is_y, y in run_local(n, job):
+        assert is_out and is_y
+        np.testing.assert_allclose(out, expected)
+        np.testing.assert_array_equal(y, sum(_data(r, dtype=np.float16) for r in range(n)))
+
+
+def test_a_bad_out_buffer_says_what_was_expected():
+    with pytest.raises(ShapeError, match=r"expected a writeable C-contiguous float64 array of "
+                                         r"shape \(3, 4\), got ndarray float32\[3, 4\]"):
+        run_local(2, lambda: current().all_reduce(_data(0), out=np.empty((3, 4), np.float32)))

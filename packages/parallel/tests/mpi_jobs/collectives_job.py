@@ -21,6 +21,9 @@ everyone = [data(r) for r in range(n)]
 for op, ref in [("sum", np.sum), ("mean", np.mean), ("max", np.max), ("min", np.min),
                 ("prod", np.prod)]:
     np.testing.assert_allclose(comm.all_reduce(data(rank), op), ref(everyone, axis=0))
+in_place = data(rank)
+assert comm.all_reduce(in_place, out=in_place) is in_place  # MPI.IN_PLACE
+np.testing.assert_allclose(in_place, np.sum(everyone, axis=0))
 half = comm.all_reduce(data(rank, dtype=np.float16))
 assert half.dtype == np.float16
 np.testing.assert_allclose(half, np.sum(everyone, axis=0).astype(np.float16))

@@ -53,10 +53,16 @@ class Communicator:
         return (f"<{type(self).__name__} {self.backend}: rank {self.rank} of {self.size} "
                 f"in {self.group!r}>")
 
+    def empty(self, shape, dtype) -> np.ndarray:
+        """A new result buffer. Plain NumPy: the runtime pool's blocks are shared anonymous
+        mappings, which get no huge pages, and MPI moved data into them ~25% slower (16 MiB
+        all_reduce, 26.8 vs 21.2 ms). Callers that repeat a collective pass ``out=``."""
+        return np.empty(shape, dtype)
+
     # ---- what a transport implements --------------------------------------------------
-    def _start_all_reduce(self, buf: np.ndarray, op: str) -> Handle:
-        """Start reducing ``buf`` (op in sum, max, min, prod) over the group; the handle's
-        result is a new array shaped like ``buf``."""
+    def _start_all_reduce(self, buf: np.ndarray, op: str, out: np.ndarray | None) -> Handle:
+        """Start reducing ``buf`` (op in sum, max, min, prod) over the group into ``out``
+        (a new array when None; ``buf`` itself for in place); the handle's result is it."""
         raise NotImplementedError
 
     def _start_all_gather(self, buf: np.ndarray) -> Handle:
@@ -138,15 +144,33 @@ class Communicator:
         return np.ascontiguousarray(blocks)
 
     # ---- collectives (nonblocking) ----------------------------------------------------------
-    def iall_reduce(self, x, op: str = "sum") -> Handle:
-        """Start an all-reduce of ``x``; ``wait()`` gives the reduced array (same shape)."""
+    def iall_reduce(self, x, op: str = "sum", *, out=None) -> Handle:
+        """Start an all-reduce of ``x``; ``wait()`` gives the reduced array (same shape), in
+        ``out`` when given (``out=x``: in place; no allocation when repeated)."""
         x = self._array("all_reduce", x)
         op = self._op("all_reduce", op, x.dtype)
+        if out is not None:
+            self._check_out("all_reduce", out, x)
         if self.size == 1:
-            return DoneHandle("all_reduce", self, x.copy())
-        wire = x.astype(np.float32) if x.dtype.name in _REDUCE_IN_F32 else x
-        handle = self._start_all_reduce(wire, "sum" if op == "mean" else op)
-        return _then(handle, lambda out: _finish_reduction(out, op, x.dtype, self.size))
+            if out is None:
+                return DoneHandle("all_reduce", self, x.copy())
+            np.copyto(out, x)
+            return DoneHandle("all_reduce", self, out)
+        if x.dtype.name in _REDUCE_IN_F32:
+            handle = self._start_all_reduce(x.astype(np.float32), "sum" if op == "mean" else op,
+                                            None)
+        else:
+            handle = self._start_all_reduce(x, "sum" if op == "mean" else op, out)
+        return _then(handle, lambda got: _finish_reduction(got, op, x.dtype, self.size, out))
+
+    def _check_out(self, collective: str, out, like: np.ndarray) -> None:
+        if not isinstance(out, np.ndarray) or out.shape != like.shape or \
+                out.dtype != like.dtype or not out.flags.c_contiguous or not out.flags.writeable:
+            raise ShapeError("bad out buffer", op=collective,
+                             expected=f"a writeable C-contiguous {like.dtype} array of shape "
+                                      f"{like.shape}",
+                             got=f"{type(out).__name__} {getattr(out, 'dtype', '')}"
+                                 f"{list(getattr(out, 'shape', ()))}")
 
     def iall_gather(self, x, axis: int = 0) -> Handle:
         """Start gathering ``x`` from every member, concatenated along ``axis`` in rank order."""
@@ -213,9 +237,11 @@ class Communicator:
         return self._start_barrier()
 
     # ---- collectives (blocking: start, then wait within comm_timeout) ------------------------
-    def all_reduce(self, x, op: str = "sum", *, timeout: float | None = None) -> np.ndarray:
-        """``x`` reduced over the group by ``op`` (sum, mean, max, min, prod)."""
-        return self.iall_reduce(x, op).wait(timeout)
+    def all_reduce(self, x, op: str = "sum", *, out=None,
+                   timeout: float | None = None) -> np.ndarray:
+        """``x`` reduced over the group by ``op`` (sum, mean, max, min, prod); written into
+        ``out`` when given (``out=x`` reduces in place)."""
+        return self.iall_reduce(x, op, out=out).wait(timeout)
 
     def all_gather(self, x, axis: int = 0, *, timeout: float | None = None) -> np.ndarray:
         """Every member's ``x``, concatenated along ``axis`` in rank order."""
@@ -277,8 +303,14 @@ def _then(handle: Handle, fn) -> Handle:
     return handle
 
 
-def _finish_reduction(out: np.ndarray, op: str, dtype: np.dtype, size: int) -> np.ndarray:
-    """``mean`` from the sum, and back to the caller's dtype (float16 reduced in float32)."""
+def _finish_reduction(got: np.ndarray, op: str, dtype: np.dtype, size: int,
+                      out: np.ndarray | None = None) -> np.ndarray:
+    """``mean`` from the sum, back to the caller's dtype (float16 is reduced in float32), in
+    ``out`` when given."""
     if op == "mean":
-        out = np.divide(out, size, out=out) if out.dtype.kind == "f" else out / size
-    return out if out.dtype == dtype else out.astype(dtype)
+        got = np.divide(got, size, out=got) if got.dtype.kind == "f" else got / size
+    if out is not None:
+        if got is not out:
+            np.copyto(out, got, casting="unsafe")
+        return out
+    return got if got.dtype == dtype else got.astype(dtype)

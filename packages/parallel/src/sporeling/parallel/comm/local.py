@@ -145,13 +145,17 @@ class LocalCommunicator(Communicator):
             return text
         return _LocalHandle(collective, self, lambda: rnd.results is not None, finish, detail)
 
-    def _start_all_reduce(self, buf, op):
+    def _start_all_reduce(self, buf, op, out):
         ufunc, n = _UFUNCS[op], self.size
 
         def compute(bufs):
             total = functools.reduce(lambda a, b: ufunc(a, b, out=a), bufs[1:], bufs[0].copy())
             return {m: (total if m == 0 else total.copy()) for m in range(n)}
-        return self._collective("all_reduce", (op, buf.shape, buf.dtype.str), buf, compute)
+        handle = self._collective("all_reduce", (op, buf.shape, buf.dtype.str), buf, compute)
+        if out is not None:  # every member has brought its buffer before any result is read
+            inner = handle._finish
+            handle._finish = lambda: np.copyto(out, inner()) or out
+        return handle
 
     def _start_all_gather(self, buf):
         n = self.size

@@ -184,3 +184,23 @@ def test_bad_constructor_arguments_and_networks():
     msg = _pipe_error(2, 2, lambda: PipelineCell(nn.WithLossCell(nn.Dense(6, 4),
                                                                  nn.MSELoss()), 2), *data())
     assert "not a chain of cells" in msg and "Dense" in msg
+
+
+def test_graph_mode_gives_the_same_steps():
+    x, y = data()
+    set_auto_parallel_context(pipeline_stages=2)
+
+    def rank():
+        net = mlp(stages=SPLITS[2])
+        pipe = PipelineCell(nn.WithLossCell(net, nn.MSELoss()), 4)
+        step = PipelineTrainOneStepCell(pipe, SGD(net.trainable_params(), 0.1))
+        return [float(pipe(x, y))] + [float(step(x, y)) for _ in range(3)]
+
+    eager = run_local(2, rank)
+    sx.set_context(mode=sx.GRAPH_MODE)
+    try:
+        graph = run_local(2, rank)
+    finally:
+        sx.set_context(mode=sx.PYNATIVE_MODE)
+    np.testing.assert_allclose(graph, eager, rtol=0, atol=1e-10)
+    assert eager[0][3] < eager[0][0]     # it trains

@@ -10,6 +10,9 @@ those activations come back, over the communicator's send/recv.
 A stage's backward recomputes its forward from the stashed input activation (MindSpore's
 ``recompute``): an in-flight micro-batch holds only the activation entering the stage, and
 the gradients are exact. Random ops would draw again in the recomputation.
+
+In Graph mode the schedule stays Python (it is a sequence of sends and receives) and each
+stage cell's forward compiles on its own; the backward runs eagerly.
 """
 from __future__ import annotations
 
@@ -84,6 +87,11 @@ class PipelineCell(Cell):
         self.micro_size = micro_size
         self.reduction = reduction
         self.last_report: PipelineReport | None = None
+
+    def __call__(self, *inputs):
+        # the schedule is host-side orchestration of sends and receives: it never compiles
+        # as a whole (in Graph mode each stage's cells compile on their own)
+        return self.construct(*inputs)
 
     # ---- placement ------------------------------------------------------------------------
     def _placement(self):
@@ -278,6 +286,11 @@ class PipelineTrainOneStepCell(Cell):
                                 got=type(network).__name__)
         self.network = network
         self.optimizer = optimizer
+
+    def __call__(self, *inputs):
+        # the schedule is host-side orchestration of sends and receives: it never compiles
+        # as a whole (in Graph mode each stage's cells compile on their own)
+        return self.construct(*inputs)
 
     def construct(self, *inputs):
         loss, grads = self.network.value_and_grad(*inputs,

@@ -88,6 +88,9 @@ def test_unfold_matches_extract_image_patches():
             for c in range(3):
                 np.testing.assert_array_equal(out[:, (kh * 2 + kw) * 3 + c],
                                               x[:, c, kh * 2:kh * 2 + 4, kw * 2:kw * 2 + 4])
+    # the documented example: ksizes 2, strides 2, rates 2 on (2, 3, 6, 6) -> (2, 12, 2, 2)
+    doc = nn.Unfold([1, 2, 2, 1], [1, 2, 2, 1], [1, 2, 2, 1])
+    assert np_of(doc(t(np.ones((2, 3, 6, 6))))).shape == (2, 12, 2, 2)
     same = nn.Unfold([1, 3, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1], "same")
     assert np_of(same(t(x))).shape == (2, 27, 3, 3)
 

@@ -20,7 +20,7 @@ def _check(f, args, n, in_strategy=None, tol=1e-10):
     loss, ref = _reference(f, *args)
     sharded = shard(f, in_strategy=in_strategy)
     for outs, grads, params in run_local(n, lambda: sharded.value_and_grad(*args)):
-        assert params == {}
+        assert params == {} and np.shape(outs[0]) == np.shape(loss)
         np.testing.assert_allclose(outs[0], loss, rtol=tol, atol=tol)
         for g, r in zip(grads, ref):
             np.testing.assert_allclose(g, r, rtol=tol, atol=tol)
@@ -109,3 +109,22 @@ def test_conv_split_on_batch_and_output_channels_gradients():
             y = ops.conv2d(x, w, padding=1)
         return ops.mean(ops.square(ops.relu(y)))
     _check(f, args, 4)
+
+
+def test_concat_slice_pad_cumsum_split_one_hot_and_cross_entropy_sum():
+    from sporeling.parallel.operator import strategy
+    rng = np.random.default_rng(9)
+    args = [rng.standard_normal((8, 3)), rng.standard_normal((8, 3))]
+    labels = rng.integers(0, 6, size=8)
+
+    def f(x, y):
+        with strategy(((4, 1), (4, 1))):
+            a = ops.concat([x, y], axis=1)
+        s = ops.pad(ops.slice(a, (0, 1), (-1, 4)), ((0, 0), (1, 1)))
+        first, second = ops.split(ops.cumsum(s, axis=1), 2, axis=1)
+        logits = ops.add(ops.concat([first, second], axis=1), ops.one_hot(labels, 6))
+        return ops.cross_entropy(logits, labels, reduction="sum")
+    _check(f, args, 4)
+    table = shard(f).table(*args, device_num=4)
+    assert all(row["strategy"][0][0] == 4 for row in table
+               if row["op"] in ("slice", "pad", "cumsum", "split", "softmax_cross_entropy"))

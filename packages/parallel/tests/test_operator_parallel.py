@@ -93,6 +93,7 @@ def test_reductions_and_transpose_follow_the_split():
     sharded = shard(f)
     for outs in run_local(4, lambda: sharded(x)):
         for o, r in zip(outs, ref):
+            assert np.shape(o) == np.shape(r)
             np.testing.assert_allclose(o, r, rtol=1e-12)
     table = sharded.table(x, device_num=4)
     assert table[1]["strategy"] == ((2, 2, 1),)  # the transpose keeps the layout

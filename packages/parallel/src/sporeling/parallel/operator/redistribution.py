@@ -152,8 +152,13 @@ def apply_plan(steps: list[Step], x, groups: PairGroups, *, differentiable: bool
     ``differentiable``: through the collective primitives and ``ops.slice``, so the
     redistribution is recorded by autodiff (all_gather's backward is reduce_scatter, ...)."""
     if differentiable:
+        if steps and not len(x.shape):  # collectives keep at least one axis: lend it one
+            from sporeling.compiler import ops
+            return ops.reshape(_apply_primitives(steps, ops.reshape(x, (1,)), groups), ())
         return _apply_primitives(steps, x, groups)
     x = np.asarray(x)
+    if steps and not x.ndim:
+        return apply_plan(steps, x.reshape(1), groups).reshape(())
     for s in steps:
         if s.kind == "split":
             x = _half(x, s.dim, groups.bit(s.axis), False)

@@ -292,3 +292,61 @@ def _conv2d(eq):
     w = ("o", "ci", "kh", "kw")
     fixed = {"c", "h", "w", "ci", "kh", "kw", "oh", "ow"} | ({"o"} if groups != 1 else set())
     return OpDims([x, w], [("n", "o", "oh", "ow")], fixed)
+
+
+def _labels(n, prefix="d"):
+    return tuple(f"{prefix}{i}" for i in range(n))
+
+
+@def_sharding_rule("concat", "split")
+def _concat_split(eq):
+    """The joined (or cut) axis stays whole; the others split alike in every operand."""
+    axis = eq.params["axis"] % len(_shape(eq.outputs[0]))
+    labels = _labels(len(_shape(eq.outputs[0])))
+    fixed = {labels[axis]}
+    return OpDims([labels] * len(eq.inputs), [labels] * len(eq.outputs), fixed)
+
+
+@def_sharding_rule("slice")
+def _slice(eq):
+    """Axes taken whole (start 0, stop at the end, step 1) may split; sliced ones stay whole."""
+    shape = _shape(eq.inputs[0])
+    labels = _labels(len(shape))
+    fixed = {lab for lab, (start, stop, step), n in zip(labels, eq.params["slices"], shape)
+             if (start, stop, step) != (0, n, 1)}
+    return OpDims([labels], [labels], fixed)
+
+
+@def_sharding_rule("pad")
+def _pad(eq):
+    labels = _labels(len(_shape(eq.inputs[0])))
+    fixed = {lab for lab, width in zip(labels, eq.params["pad_width"]) if tuple(width) != (0, 0)}
+    return OpDims([labels], [labels], fixed)
+
+
+@def_sharding_rule("cumsum")
+def _cumsum(eq):
+    labels = _labels(len(_shape(eq.inputs[0])))
+    return OpDims([labels], [labels], {labels[eq.params["axis"] % len(labels)]})
+
+
+@def_sharding_rule("one_hot")
+def _one_hot(eq):
+    labels = _labels(len(_shape(eq.inputs[0])))
+    return OpDims([labels], [labels + ("depth",)], {"depth"})
+
+
+@def_sharding_rule("softmax_cross_entropy")
+def _softmax_cross_entropy(eq):
+    """Classes stay whole; the batch splits for ``reduction="sum"`` (partial sums) and
+    ``"none"``. A ``"mean"`` divides by the count of labels not ignored, which no rank knows
+    alone, so its batch stays whole too."""
+    logits, labels_shape = _shape(eq.inputs[0]), _shape(eq.inputs[1])
+    batch = _labels(len(logits) - 1, "n")
+    x = batch + ("c",)
+    y = x if len(labels_shape) == len(logits) else batch
+    reduction = eq.params.get("reduction", "mean")
+    if reduction == "none":
+        return OpDims([x, y], [batch], {"c"})
+    fixed = {"c"} | (set(batch) if reduction != "sum" else set())
+    return OpDims([x, y], [()], fixed, {lab: "sum" for lab in batch})

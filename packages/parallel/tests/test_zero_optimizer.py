@@ -189,3 +189,40 @@ def test_bad_input_is_named():
     with pytest.raises(OptimizerShardingError, match="gradient of w1 has the wrong shape"):
         run_local(2, rank, lambda: ShardedOptimizer(Adam(_weights()))(
             [np.ones(s) for s in SHAPES[:1]] + [np.ones(6)] + _grads(0)[2:]))
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_train_one_step_cell_in_data_parallel_mode_shards_its_optimizer(mode):
+    """enable_parallel_optimizer in data_parallel mode: TrainOneStepCell's optimizer is
+    sharded on its own; 2 ranks x batch 8 end where one device with batch 16 does."""
+    x, y = data(batch=16)
+    net1 = mlp()
+    step1 = nn.TrainOneStepCell(nn.WithLossCell(net1, nn.MSELoss()),
+                                Adam(net1.trainable_params(), 0.01))
+    for _ in range(5):
+        step1(x, y)
+    want = params(net1)
+    set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True,
+                              enable_parallel_optimizer=True)
+
+    def rank():
+        from sporeling.parallel import get_rank
+        net = mlp()
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                   Adam(net.trainable_params(), 0.01))
+        r = get_rank()
+        for _ in range(5):
+            step(x[8 * r:8 * r + 8], y[8 * r:8 * r + 8])
+        return type(step.optimizer).__name__, step.optimizer.memory_report()["ratio"], \
+            params(net)
+
+    if mode == "graph":
+        sx.set_context(mode=sx.GRAPH_MODE)
+    try:
+        results = run_local(2, rank)
+    finally:
+        sx.set_context(mode=sx.PYNATIVE_MODE)
+    for kind, ratio, got in results:
+        assert kind == "ShardedOptimizer" and ratio <= 0.5 + 0.01
+        for name, w in want.items():
+            np.testing.assert_allclose(got[name], w, rtol=0, atol=1e-10, err_msg=name)

@@ -26,8 +26,11 @@ def grad_reducer(train_cell):
     runs on more than one rank (building it broadcasts rank 0's weights)."""
     if _data_parallel_world() <= 1:
         return None
+    from ..zero.optimizer import shard_train_cell_optimizer
     from .reducer import DistributedGradReducer
-    return DistributedGradReducer(train_cell.weights)
+    reducer = DistributedGradReducer(train_cell.weights)
+    shard_train_cell_optimizer(train_cell)  # enable_parallel_optimizer: ZeRO stage 1
+    return reducer
 
 
 def data_shard():

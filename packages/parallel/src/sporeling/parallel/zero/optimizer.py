@@ -31,7 +31,7 @@ from ..comm.registry import current
 from .errors import OptimizerShardingError
 from .layout import ShardLayout
 
-__all__ = ["ShardedOptimizer", "parallel_optimizer"]
+__all__ = ["ShardedOptimizer", "parallel_optimizer", "shard_train_cell_optimizer"]
 
 
 def _label(p, i: int) -> str:
@@ -183,3 +183,12 @@ def parallel_optimizer(optimizer, group: str | None = None,
     if current(group, op="parallel_optimizer").size == 1:
         return optimizer
     return ShardedOptimizer(optimizer, group, reduce_gradients)
+
+
+def shard_train_cell_optimizer(train_cell) -> None:
+    """With ``enable_parallel_optimizer``, replace ``train_cell.optimizer`` by its sharded
+    form; its gradients arrive already reduced (data parallel's reducer runs first).
+    Called when data parallel sets up a ``TrainOneStepCell``."""
+    opt = train_cell.optimizer
+    if isinstance(opt, Optimizer):
+        train_cell.optimizer = parallel_optimizer(opt)

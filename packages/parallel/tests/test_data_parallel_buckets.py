@@ -1,0 +1,107 @@
+"""Data parallel's buckets: the cap is respected, every bucket is one fused all-reduce,
+buckets start during backward (before it ends) in PyNative mode, and Graph mode compiles
+one all_reduce per bucket into the step."""
+import numpy as np
+import pytest
+
+import sporeling.parallel as sp
+from sporeling.core import GRAPH_MODE, PYNATIVE_MODE, context
+from sporeling.expression.graph.cell_call import cache_of
+from sporeling.expression.optim import SGD
+from sporeling.expression.train import TrainOneStepCell, WithLossCell
+from sporeling.parallel.data_parallel import DistributedGradReducer, plan_buckets
+from sporeling.parallel.testing import run_local
+
+from _data_parallel_train import BATCH, MLP, dataset, mse
+
+@pytest.fixture(autouse=True)
+def _stand_alone_after():
+    sp.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
+    yield
+    sp.reset_auto_parallel_context()
+
+
+def _rank_step():
+    """One data-parallel step on this rank; the step cell, its reducer and the sizes of
+    the all-reduces it started."""
+    net = MLP(np.float64)
+    step = TrainOneStepCell(WithLossCell(net, mse), SGD(net.trainable_params(), 0.1))
+    reducer = step.grad_reducer
+    sizes = []
+    start = reducer.comm.iall_reduce
+
+    def spy(x, op="sum", *, out=None):
+        sizes.append(np.asarray(x).nbytes)
+        return start(x, op, out=out)
+    reducer.comm.iall_reduce = spy
+    x, y = next(iter(dataset(np.float64, BATCH // 2)))
+    step(x, y)
+    return step, reducer, sizes
+
+
+def _step(cap_mb, mode=PYNATIVE_MODE):
+    """Rank 0's ``_rank_step`` of 2 thread-ranks (the context is the process's: set here)."""
+    settings = {} if cap_mb is None else {"bucket_cap_mb": cap_mb}
+    with context(mode=mode, **settings):
+        return run_local(2, _rank_step)[0]
+
+
+def test_default_bucket_is_25_mib_and_holds_this_small_model_whole():
+    step, reducer, sizes = _step(None)
+    assert isinstance(reducer, DistributedGradReducer) and reducer.bucket_cap_mb == 25.0
+    assert len(reducer.buckets) == 1 and sizes == [sum(p.asnumpy().nbytes
+                                                       for p in step.weights)]
+
+
+def test_bucket_cap_is_respected_one_all_reduce_per_bucket():
+    step, reducer, sizes = _step(300 / 2**20)
+    nbytes = [p.asnumpy().nbytes for p in step.weights]  # 240, 48, 288, 48, 48
+    # last layers first, packed while they fit: 48+48 | 288 (+48 would pass 300) | 48+240
+    assert [b.indices for b in reducer.buckets] == [(4, 3), (2,), (1, 0)]
+    assert sizes == [b.nbytes for b in reducer.buckets] == [96, 288, 288]
+    assert all(s <= 300 for s in sizes) and sum(sizes) == sum(nbytes)
+
+
+def test_a_parameter_bigger_than_the_cap_travels_alone():
+    class P:
+        def __init__(self, n):
+            self.shape, self.dtype = (n,), np.dtype(np.float32)
+    assert [b.indices for b in plan_buckets([P(1), P(1000), P(1)], cap_bytes=64)] == \
+        [(2,), (1,), (0,)]
+    # dtypes never share a bucket
+    p64 = P(2)
+    p64.dtype = np.dtype(np.float64)
+    assert [b.indices for b in plan_buckets([P(2), p64, P(2)], cap_bytes=1 << 20)] == \
+        [(2, 0), (1,)]
+
+
+def test_buckets_start_during_backward_before_it_ends():
+    _, reducer, _ = _step(50 / 2**20)  # one parameter per bucket
+    events = reducer.last_step_events
+    readies = [i for i, e in enumerate(events) if e[0] == "ready"]
+    starts = [i for i, e in enumerate(events) if e[0] == "start"]
+    assert len(readies) == 5 and len(starts) == len(reducer.buckets) == 5
+    # the last layer's gradient is final first, and its bucket is on the wire at once,
+    # while backward still computes the other four gradients
+    assert events[0] == ("ready", "w4") and events[1] == ("start", 0)
+    assert starts[0] < readies[-1]
+    assert [e for e in events if e[0] == "ready"] == \
+        [("ready", n) for n in ("w4", "w3", "w2", "w1", "w0")]
+
+
+def test_graph_mode_compiles_one_all_reduce_per_bucket_into_the_step():
+    step, reducer, _ = _step(300 / 2**20, GRAPH_MODE)
+    graph = cache_of(step).last_graph
+    assert graph.primitive_counts().get("all_reduce") == len(reducer.buckets) == 3
+    assert reducer.last_step_events == []  # nothing eager: the graph reduced
+
+
+def test_reducer_errors_name_what_was_expected():
+    def bad():
+        net = MLP(np.float64)
+        reducer = DistributedGradReducer(net.trainable_params())
+        with pytest.raises(sp.ParallelError, match="expected 5 gradients, got 1"):
+            reducer((np.zeros(3),))
+        with pytest.raises(sp.ParallelError, match="bad bucket_cap_mb"):
+            DistributedGradReducer(net.trainable_params(), bucket_cap_mb=0)
+    run_local(2, bad)

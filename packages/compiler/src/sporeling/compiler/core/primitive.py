@@ -15,6 +15,8 @@ graph tracing), so one backward rule serves every mode.
 """
 from __future__ import annotations
 
+import sys
+
 from typing import Any, Callable
 
 import numpy as np
@@ -33,7 +35,8 @@ class MissingRuleError(SporelingError, NotImplementedError):
 class Primitive:
     """A named operation. Rules are attached with the ``def_*`` helpers of the rule tables."""
 
-    __slots__ = ("name", "multiple_results", "differentiable", "abstract_eval", "doc", "impl")
+    __slots__ = ("name", "multiple_results", "differentiable", "abstract_eval", "doc", "impl",
+                 "module")
 
     def __init__(self, name: str, *, multiple_results: bool = False,
                  differentiable: bool = True, doc: str = ""):
@@ -45,6 +48,8 @@ class Primitive:
         # a Python implementation the eager interpreter runs instead of a backend kernel
         # (control flow: it evaluates sub-graphs, which no runtime kernel knows)
         self.impl: Callable | None = None
+        # the defining module: each package grad-checks its own primitives
+        self.module: str = sys._getframe(1).f_globals.get("__name__", "?")
         if name in _PRIMITIVES:
             raise SporelingError(f"primitive {name!r} is defined twice",
                                  expected="unique primitive names", got=name)

@@ -6,8 +6,9 @@
 Rows so far -- ``all_reduce``: a float32 sum through ``sporeling.parallel`` (the Communicator:
 nonblocking Iallreduce polled under ``comm_timeout``) against raw mpi4py ``Allreduce`` on the
 same buffers, both into a reused output (``out=``) and both into a new array per call; target
->= 0.9x raw's throughput. Each timed block starts after >= 0.3 s idle and
-a barrier; blocks of the two sides alternate for ``--rounds`` rounds so load drift hits both.
+>= 0.9x raw's throughput. Each timed block starts after >= 0.3 s idle and a barrier, and
+alternates the two sides call by call (each call behind a barrier), ``--repeat`` calls each;
+``--rounds`` blocks.
 Cells: median ms per call over every timed call (rank 0's clock), then the spread
 (25th-75th percentile). ``ratio`` = raw median / Sporeling median (>1: Sporeling is faster).
 
@@ -59,16 +60,28 @@ def print_table(rows: list[Row], title: str) -> None:
               f"{ref:>24} {ratio:>6}  {r.note}")
 
 
-def timed_block(comm, fn: Callable[[], object], repeat: int) -> list[float]:
-    """``repeat`` timed calls of ``fn`` after an idle pause and a barrier (rank-synchronous)."""
+def timed_block(comm, fns, repeat: int):
+    """``repeat`` timed calls after an idle pause and a barrier (rank-synchronous): of one
+    function (its seconds per call), or of a list of functions interleaved call by call (see
+    :func:`timed_interleaved`; a list of seconds per function)."""
+    if callable(fns):
+        return timed_interleaved(comm, [fns], repeat)[0]
+    return timed_interleaved(comm, list(fns), repeat)
+
+
+def timed_interleaved(comm, fns: list[Callable[[], object]], repeat: int) -> list[list[float]]:
+    """After an idle pause, ``repeat`` rounds of one timed call of each of ``fns`` in turn,
+    each behind a barrier: interleaved, so the machine's load drift hits every side alike.
+    The seconds per call of each function."""
     time.sleep(IDLE_S)
     comm.barrier()
-    times = []
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeat):
-        comm.barrier()
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
+        for fn, record in zip(fns, times):
+            comm.barrier()
+            start = time.perf_counter()
+            fn()
+            record.append(time.perf_counter() - start)
     return times
 
 
@@ -91,8 +104,8 @@ def all_reduce_rows(comm, args) -> list[Row]:
         for case, (ours_fn, raw_fn) in pairs.items():
             ours, ref = [], []
             for _ in range(args.rounds):
-                ref += timed_block(comm, raw_fn, args.repeat)
-                ours += timed_block(comm, ours_fn, args.repeat)
+                o, r = timed_interleaved(comm, [ours_fn, raw_fn], args.repeat)
+                ours, ref = ours + o, ref + r
             rows.append(Row("all_reduce", f"{mib} MiB", ours, "mpi4py Allreduce", ref,
                             f"{case}; {comm.size} ranks, float32 sum"))
     return rows
@@ -154,6 +167,94 @@ def search_rows(comm, args) -> list[Row]:
 
 
 ROWS.append(search_rows)
+
+
+# ---- pipeline parallel and optimizer sharding (part 4) ------------------------------------
+def _bench_mlp(widths, stages=None, seed=0):
+    """Dense-tanh float32 layers with fixed weights (the same on every rank)."""
+    from sporeling.expression import nn
+    rng = np.random.default_rng(seed)
+    layers = []
+    for i, (a, b) in enumerate(zip(widths, widths[1:])):
+        d = nn.Dense(a, b, weight_init=rng.normal(0, a ** -0.5, (b, a)).astype(np.float32),
+                     bias_init=np.zeros(b, np.float32), activation="tanh")
+        if stages is not None:
+            d.pipeline_stage = stages[i]
+        layers.append(d)
+    return nn.SequentialCell(layers)
+
+
+def pipeline_rows(comm, args) -> list[Row]:
+    """A 1F1B training step (SGD) of an 8-layer MLP (width 512, batch 256) split over the
+    ranks as stages, against one rank training it whole; micro-batches 2 and 8."""
+    import sporeling.parallel as sp
+    from sporeling.expression import nn
+    from sporeling.expression.optim import SGD
+    widths, n = [512] * 9, comm.size
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(256, 512)).astype(np.float32)
+    y = rng.normal(size=(256, 512)).astype(np.float32)
+    whole = _bench_mlp(widths)
+    one = nn.TrainOneStepCell(nn.WithLossCell(whole, nn.MSELoss()),
+                              SGD(whole.trainable_params(), 0.01))
+    sp.set_auto_parallel_context(pipeline_stages=n)
+    rows = []
+    for micro in (2, 8):
+        net = _bench_mlp(widths, [i * n // 8 for i in range(8)])
+        pipe = sp.PipelineCell(nn.WithLossCell(net, nn.MSELoss()), micro)
+        step = sp.PipelineTrainOneStepCell(pipe, SGD(net.trainable_params(), 0.01))
+        step(x, y)
+        ours, ref, idle = [], [], []
+        for _ in range(args.rounds):
+            o, r = timed_block(comm, [lambda: (step(x, y), idle.append(
+                pipe.last_report.idle_fraction)), lambda: one(x, y)], args.repeat)
+            ours, ref = ours + o, ref + r
+        rows.append(Row("pipeline 1F1B", f"{n} st M={micro}", ours, "1 rank, whole", ref,
+                        f"bubble {pipe.last_report.bubble_fraction:.2f} (schedule), rank 0 "
+                        f"idle {np.median(idle):.2f}; backward recomputes the stage"))
+    sp.reset_auto_parallel_context()
+    return rows
+
+
+def zero_rows(comm, args) -> list[Row]:
+    """A data-parallel Adam step (MLP 1024-2048-2048-1024, batch 64 per rank): ZeRO-1
+    (reduce-scatter, Adam on 1/N, all-gather) against all-reduce + whole Adam."""
+    import sporeling.expression as sx
+    from sporeling.expression import nn
+    from sporeling.expression.optim import Adam
+    from sporeling.parallel.zero import ShardedOptimizer
+    widths = [1024, 2048, 2048, 1024]
+    rng = np.random.default_rng(2 + comm.rank)
+    x = rng.normal(size=(64, 1024)).astype(np.float32)
+    y = rng.normal(size=(64, 1024)).astype(np.float32)
+
+    def setup(sharded):
+        net = _bench_mlp(widths)
+        adam = Adam(net.trainable_params(), 1e-4)
+        opt = ShardedOptimizer(adam, reduce_gradients="mean") if sharded else adam
+        vg = sx.value_and_grad(nn.WithLossCell(net, nn.MSELoss()), None, adam.parameters)
+
+        def step():
+            _loss, grads = vg(x, y)
+            if not sharded:
+                grads = [comm.all_reduce(g.asnumpy(), "mean") for g in grads]
+            opt(grads)
+        step()
+        return step, opt
+    ours_step, sharded = setup(True)
+    ref_step, plain = setup(False)
+    ours, ref = [], []
+    for _ in range(args.rounds):
+        o, r = timed_block(comm, [ours_step, ref_step], args.repeat)
+        ours, ref = ours + o, ref + r
+    m = sharded.memory_report()
+    return [Row("ZeRO-1 Adam", f"{comm.size} ranks", ours, "all-reduce+Adam", ref,
+                f"Adam state {m['state_bytes'] / 2**20:.1f} MiB/rank vs "
+                f"{m['unsharded_state_bytes'] / 2**20:.1f} MiB; params "
+                f"{m['parameter_bytes'] / 2**20:.1f} MiB")]
+
+
+ROWS += [pipeline_rows, zero_rows]
 
 if __name__ == "__main__":
     main()

@@ -13,16 +13,20 @@ from typing import Callable
 
 from sporeling.core import PluginError, Registry, get_plugin_host
 
+from .hub.weights import Weights
+
 __all__ = ["ModelEntry", "ModelRegistry", "get_models", "list_models", "create_model"]
 
 
 @dataclass(frozen=True)
 class ModelEntry:
-    """A buildable model: its factory, what it is, and the input one sample has."""
+    """A buildable model: its factory, what it is, the input one sample has, and its
+    pretrained weights (a :class:`~sporeling.zoo.hub.Weights`, or None)."""
     name: str
     factory: Callable
     description: str
     input_shape: tuple[int, ...]
+    weights: Weights | None = None
 
 
 class ModelRegistry(Registry[ModelEntry]):
@@ -32,11 +36,19 @@ class ModelRegistry(Registry[ModelEntry]):
         super().__init__("model")
 
     def add_model(self, name: str, factory: Callable, *, description: str,
-                  input_shape: tuple[int, ...]) -> None:
+                  input_shape: tuple[int, ...], weights: Weights | None = None) -> None:
+        """Register ``factory(**kwargs) -> nn.Cell`` as ``name``; ``weights`` (a
+        :class:`~sporeling.zoo.hub.Weights`: file, sha256, size, urls, license, metrics)
+        makes ``sporeling.zoo.load(name, pretrained=True)`` and ``sporeling zoo pull``
+        work for it."""
         if not callable(factory):
             raise PluginError(f"model {name!r} from plugin {self.source!r} has no factory",
                               expected="a callable returning an nn.Cell", got=repr(factory))
-        self.add(name, ModelEntry(name, factory, description, tuple(input_shape)))
+        if weights is not None and not isinstance(weights, Weights):
+            raise PluginError(f"model {name!r} from plugin {self.source!r}: bad weights",
+                              expected="a sporeling.zoo.hub.Weights or None",
+                              got=type(weights).__name__)
+        self.add(name, ModelEntry(name, factory, description, tuple(input_shape), weights))
 
 
 def get_models() -> ModelRegistry:

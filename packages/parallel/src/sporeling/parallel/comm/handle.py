@@ -14,9 +14,11 @@ from ..errors import CollectiveTimeoutError
 
 __all__ = ["Handle", "DoneHandle", "PollingHandle"]
 
-SPIN_S = 0.05
-"""How long a poll loop spins before it yields the core between polls (``sleep(0)``). MPI
-makes progress only inside its calls, so a sleeping poller slows a large transfer."""
+POLLS_PER_YIELD = 64
+"""Polls between two reads of the clock, each followed by ``sleep(0)`` (a yield of the core).
+MPI progresses only inside its calls, so the loop stays tight; but when the ranks outnumber
+free cores (oversubscribed, or a busy machine) a rank that never yields keeps its peer off the
+core -- MPICH's own blocking waits yield the same way."""
 YIELD_S = 1.0
 """After this long the wait is for a late peer: poll every ``SLEEP_S`` instead."""
 SLEEP_S = 0.001
@@ -50,15 +52,12 @@ class Handle:
         polls = 0
         while not poll():
             polls += 1
-            if polls & 63:  # the clock is read every 64 polls: MPI progresses inside the
-                continue    # polls, and a tight loop keeps a large transfer streaming
+            if polls % POLLS_PER_YIELD:
+                continue
             now = time.monotonic()
             if now >= deadline:
                 return False
-            if now - start > YIELD_S:
-                time.sleep(SLEEP_S)
-            elif now - start > SPIN_S:
-                time.sleep(0)
+            time.sleep(SLEEP_S if now - start > YIELD_S else 0)
         return True
 
     def _poller(self) -> Callable[[], bool]:

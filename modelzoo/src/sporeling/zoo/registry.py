@@ -15,7 +15,8 @@ from sporeling.core import PluginError, Registry, get_plugin_host
 
 from .hub.weights import Weights
 
-__all__ = ["ModelEntry", "ModelRegistry", "get_models", "list_models", "create_model"]
+__all__ = ["ModelEntry", "ModelRegistry", "get_models", "get_model_entry", "list_models",
+           "create_model"]
 
 
 @dataclass(frozen=True)
@@ -63,12 +64,17 @@ def list_models() -> list[str]:
     return get_models().names()
 
 
-def create_model(name: str, **kwargs):
-    """Build the model registered as ``name``; an unknown name lists the close ones."""
+def get_model_entry(name: str, *, op: str = "create_model") -> ModelEntry:
+    """The registry entry of ``name``; an unknown name lists the close ones."""
     models = get_models()
     if name not in models:
         close = difflib.get_close_matches(name, models.names(), n=3)
-        raise PluginError(f"no model named {name!r}", op="create_model",
+        raise PluginError(f"no model named {name!r}", op=op,
                           expected=f"one of {', '.join(models.names())}", got=repr(name),
                           hint=f"Did you mean {', '.join(map(repr, close))}?" if close else None)
-    return models[name].factory(**kwargs)
+    return models[name]
+
+
+def create_model(name: str, **kwargs):
+    """Build the model registered as ``name``; an unknown name lists the close ones."""
+    return get_model_entry(name).factory(**kwargs)

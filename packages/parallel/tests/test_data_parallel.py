@@ -1,15 +1,14 @@
 """Data parallel: N thread-ranks with batch B/N end with the same weights as one rank with
-batch B (TrainOneStepCell and Model, PyNative and Graph mode, float64 and float32); data
-sharded by rank on its own; rank 0's weights broadcast."""
+batch B (TrainOneStepCell and Model, PyNative and Graph mode, float64 and float32); rank 0's
+weights broadcast. (sporeling.data's sharding by rank: tests/test_data_parallel_pipeline.py.)"""
 import numpy as np
 import pytest
 
-import sporeling.data as sd
 import sporeling.parallel as sp
 from sporeling.core import GRAPH_MODE, PYNATIVE_MODE, context
 from sporeling.parallel.testing import run_local
 
-from _data_parallel_train import BATCH, train
+from _data_parallel_train import train
 
 TOL = {np.float64: 1e-10, np.float32: 1e-5}
 
@@ -22,9 +21,9 @@ def _stand_alone_after():
 
 def _compare(dtype, ranks, mode, **kwargs):
     with context(mode=mode):
-        reference = train(dtype, BATCH)
+        reference = train(dtype)
         sp.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
-        results = run_local(ranks, train, dtype, BATCH // ranks, **kwargs)
+        results = run_local(ranks, train, dtype, ranks, **kwargs)
     for got in results:
         for name, want in reference.items():
             np.testing.assert_allclose(got[name], want, rtol=TOL[dtype], atol=TOL[dtype],
@@ -45,31 +44,14 @@ def test_model_train_is_data_parallel_too_and_rank_0_weights_win():
     _compare(np.float64, 2, PYNATIVE_MODE, use_model=True)
     with context(mode=PYNATIVE_MODE):
         sp.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
-        noisy = run_local(2, lambda: train(np.float64, BATCH // 2,
-                                           noise=0.1 * sp.get_rank()))
+        noisy = run_local(2, lambda: train(np.float64, 2, noise=0.1 * sp.get_rank()))
     np.testing.assert_allclose(noisy[1]["w0"], noisy[0]["w0"], rtol=0, atol=0)
 
 
 def test_without_data_parallel_every_rank_trains_alone():
-    # stand_alone: no reducer, no sharding -- each rank sees all rows, weights differ
-    # from the data-parallel run's (which would equal one rank with batch B)
-    reference = train(np.float64, BATCH)
-    alone = run_local(2, train, np.float64, BATCH // 2)
+    # stand_alone: no reducer -- each rank trains on its own half, weights differ from
+    # one rank's with the whole batch (which the data-parallel run equals)
+    reference = train(np.float64)
+    alone = run_local(2, train, np.float64, 2)
     assert not np.allclose(alone[0]["w0"], reference["w0"])
-    np.testing.assert_array_equal(alone[0]["w0"], alone[1]["w0"])
-
-
-def _rows(ranks, **kwargs):
-    def read():
-        ds = sd.NumpySlicesDataset((np.arange(10),), ["i"], shuffle=False, **kwargs)
-        return [int(r[0]) for r in ds]
-    return run_local(ranks, read)
-
-
-def test_sources_shard_by_rank_in_data_parallel_mode_only():
-    assert _rows(2) == [list(range(10))] * 2
-    sp.set_auto_parallel_context(parallel_mode="data_parallel")
-    assert _rows(2) == [[0, 2, 4, 6, 8], [1, 3, 5, 7, 9]]
-    assert _rows(3) == [[0, 3, 6, 9], [1, 4, 7, 0], [2, 5, 8, 1]]  # padded: equal steps
-    # explicit shards win
-    assert _rows(2, num_shards=5, shard_id=4) == [[4, 9]] * 2
+    assert not np.allclose(alone[0]["w0"], alone[1]["w0"])

@@ -38,3 +38,6 @@ from .train import Model  # noqa: E402
 
 __all__ += ["nn", "optim", "serialization", "train", "Model", "save_checkpoint",
             "load_checkpoint", "load_param_into_net"]
+from .export import GraphCell, export, load  # noqa: E402  (export/load: SIR and ONNX)
+
+__all__ += ["export", "load", "GraphCell"]

@@ -1,0 +1,113 @@
+"""``export`` and ``load``: a network and example inputs to a file, a file to a GraphCell.
+
+    >>> import numpy as np, tempfile, os
+    >>> import sporeling.expression as sx
+    >>> net = sx.nn.Dense(3, 2)
+    >>> x = sx.Tensor(np.ones((4, 3), np.float32))
+    >>> path = sx.export(net, x, file_name=os.path.join(tempfile.mkdtemp(), "dense"))
+    >>> path.name
+    'dense.sir'
+    >>> cell = sx.load(path)
+    >>> bool(np.array_equal(cell(x).asnumpy(), net(x).asnumpy()))
+    True
+"""
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import numpy as np
+
+from sporeling.compiler.export import (ExportError, bind_constants, load_sir,
+                                       prepare_for_export, save_sir)
+
+from ..graph.tracing import trace
+from ..nn import Cell
+from ..tensor.tensor import Tensor
+from .graph_cell import GraphCell
+from .structure import structure_from_json, structure_to_json
+
+__all__ = ["export", "load", "FORMATS"]
+
+FORMATS = {"SIR": ".sir", "ONNX": ".onnx"}
+
+
+@contextlib.contextmanager
+def _inference(net):
+    """Inference mode (BatchNorm's moving statistics, no dropout) for the trace."""
+    if not isinstance(net, Cell):
+        yield
+        return
+    modes = [(c, c.training) for _, c in net.cells_and_names()]
+    net.set_train(False)
+    try:
+        yield
+    finally:
+        for cell, mode in modes:
+            cell.__dict__["training"] = mode
+
+
+def _export_graph(net, inputs: tuple, level: str):
+    """The optimised inference graph of ``net(*inputs)``, its output structure and the
+    input names."""
+    if not inputs:
+        raise ExportError("export needs example inputs", op="export",
+                          expected="net and one Tensor or array per input", got="none")
+    for i, x in enumerate(inputs):
+        if not isinstance(x, (Tensor, np.ndarray)):
+            raise ExportError(f"input {i} is not a Tensor or an array", op="export",
+                              expected="Tensor or numpy.ndarray", got=type(x).__name__)
+    name = type(net).__name__ if isinstance(net, Cell) else getattr(net, "__name__", "graph")
+    with _inference(net):
+        traced, _ = trace(net, tuple(inputs), {}, name)
+    if any(s is not None for s in traced.out_static):
+        raise ExportError("the network returns values that are not tensors", op="export",
+                          expected="Tensors (in tuples, lists or dicts)",
+                          got=[type(s).__name__ for s in traced.out_static if s is not None])
+    graph = traced.graph
+    n_out = len(graph.outputs) - len(traced.effect_params)
+    graph.outputs = graph.outputs[:n_out]  # an inference graph writes no moving statistics
+    values = [p._data for p in traced.params] + [
+        c._data if isinstance(c, Tensor) else c for c in traced.captured]
+    graph = prepare_for_export(bind_constants(graph, values, keep=traced.n_args), level)
+    return graph, traced.out_tree, [f"input{i}" for i in range(len(inputs))]
+
+
+def export(net, *inputs, file_name: str, file_format: str = "SIR", level: str = "O1",
+           dynamic_batch: bool = True) -> Path:
+    """Trace ``net(*inputs)`` in inference mode and write it to ``file_name`` (the format's
+    suffix, ``.sir`` or ``.onnx``, is added when missing); returns the path.
+
+    ``file_format``: ``"SIR"`` (Sporeling's serialized IR, loaded by :func:`load`) or
+    ``"ONNX"`` (opset 17; needs ``pip install sporeling-compiler[onnx]``; the first axis of
+    every input and output is a dynamic batch axis unless ``dynamic_batch=False``).
+    Weights become constants of the graph, optimised at ``level`` (folding, simplification,
+    CSE, DCE; fusion is redone when loading).
+    """
+    fmt = str(file_format).upper()
+    if fmt not in FORMATS:
+        raise ExportError("unknown export format", op="export",
+                          expected=" or ".join(FORMATS), got=repr(file_format))
+    path = Path(file_name)
+    if path.suffix.lower() != FORMATS[fmt]:
+        path = path.with_name(path.name + FORMATS[fmt])
+    graph, out_tree, input_names = _export_graph(net, inputs, level)
+    if fmt == "SIR":
+        meta = {"input_names": input_names, "out_structure": structure_to_json(out_tree),
+                "model": graph.name}
+        return save_sir(graph, path, meta=meta)
+    from sporeling.compiler.export.onnx import save_onnx
+    n_out = len(graph.outputs)
+    return save_onnx(graph, path, input_names=input_names,
+                     output_names=[f"output{i}" for i in range(n_out)],
+                     dynamic_batch=dynamic_batch)
+
+
+def load(file_name) -> GraphCell:
+    """The :class:`GraphCell` stored in a SIR file by :func:`export` (MindSpore's ``load``
+    + ``nn.GraphCell``). Nothing in the file is executed as code: it needs only Sporeling
+    and the plugins defining its primitives, not the model's source."""
+    graph, meta = load_sir(file_name)
+    structure = structure_from_json(meta.get("out_structure"), str(file_name))
+    return GraphCell(graph, out_structure=structure, input_names=meta.get("input_names"),
+                     meta=meta)

@@ -29,15 +29,17 @@ def _one_device(x, y):
     return float(loss), {p.name: g.asnumpy() for p, g in zip(net.trainable_params(), grads)}
 
 
+@pytest.mark.parametrize("recompute", [False, True])
 @pytest.mark.parametrize("stages,micro", [(2, 4), (4, 4), (4, 8), (2, 1)])
-def test_1f1b_step_equals_one_device(stages, micro):
+def test_1f1b_step_equals_one_device(stages, micro, recompute):
     x, y = data()
     want_loss, want = _one_device(x, y)
     set_auto_parallel_context(pipeline_stages=stages)
 
     def rank():
         net = mlp(stages=SPLITS[stages])
-        pipe = PipelineCell(nn.WithLossCell(net, nn.MSELoss()), micro_size=micro)
+        pipe = PipelineCell(nn.WithLossCell(net, nn.MSELoss()), micro_size=micro,
+                            recompute=recompute)
         loss, grads = pipe.value_and_grad(x, y)
         got = {p.name: g for p, g in zip(net.trainable_params(), grads) if g is not None}
         return float(loss), got, pipe.last_report

@@ -7,9 +7,10 @@ Every rank calls the cell with the whole batch, as on one device; stage 0 reads 
 the last stage the label. Forward activations go to the next stage and the gradients of
 those activations come back, over the communicator's send/recv.
 
-A stage's backward recomputes its forward from the stashed input activation (MindSpore's
-``recompute``): an in-flight micro-batch holds only the activation entering the stage, and
-the gradients are exact. Random ops would draw again in the recomputation.
+A middle stage keeps each micro-batch's forward record until its backward (at most
+``S - k`` on stage ``k``); ``recompute=True`` keeps only the activation entering the stage
+and runs the forward again in the backward (MindSpore's ``recompute``; random ops would
+draw again there). See :mod:`.runner`.
 
 In Graph mode the schedule stays Python (it is a sequence of sends and receives) and each
 stage cell's forward compiles on its own; the backward runs eagerly.
@@ -22,14 +23,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from sporeling.core import get_context
-from sporeling.expression import Tensor, no_grad, value_and_grad
+from sporeling.expression import Tensor, no_grad
 from sporeling.expression.nn import Cell
 
 from ..comm.registry import current
 from .errors import PipelineError
 from .p2p import MAX_MICRO, StageLink
 from .schedule import bubble_fraction, one_f_one_b
-from .stages import StagePlan, plan_stages
+from .runner import StageRunner
+from .stages import plan_stages
 
 __all__ = ["PipelineCell", "PipelineTrainOneStepCell", "PipelineReport"]
 
@@ -70,11 +72,13 @@ class PipelineCell(Cell):
     ``network``: a ``WithLossCell`` around a ``SequentialCell`` (or a ``SequentialCell``
     returning the loss) whose cells carry ``pipeline_stage``. ``reduction``: the step's loss
     is the ``"mean"`` of the micro-batch losses (equal to one device's loss and gradients for
-    a batch-mean loss) or their ``"sum"`` (MindSpore's PipelineCell). Calling the cell runs
+    a batch-mean loss) or their ``"sum"`` (MindSpore's PipelineCell). ``recompute``: run a
+    stage's forward again in its backward instead of keeping its record. Calling the cell runs
     the forward only; :meth:`value_and_grad` runs the 1F1B step.
     """
 
-    def __init__(self, network, micro_size: int, reduction: str = "mean"):
+    def __init__(self, network, micro_size: int, reduction: str = "mean",
+                 recompute: bool = False):
         super().__init__(auto_prefix=False)
         if isinstance(micro_size, bool) or not isinstance(micro_size, int) or \
                 not 1 <= micro_size <= MAX_MICRO:
@@ -86,6 +90,7 @@ class PipelineCell(Cell):
         self.network = network
         self.micro_size = micro_size
         self.reduction = reduction
+        self.recompute = bool(recompute)
         self.last_report: PipelineReport | None = None
 
     def __call__(self, *inputs):
@@ -165,7 +170,7 @@ class PipelineCell(Cell):
         weights = list(self.network.trainable_params() if weights is None else weights)
         mine = {id(p) for p in plan.parameters(stage)}
         own = [p for p in weights if id(p) in mine]
-        runner = _StageRunner(plan, stage, own, link, micro)
+        runner = StageRunner(plan, stage, own, link, micro, self.recompute)
         for kind, i in one_f_one_b(stage, len(plan.stages), self.micro_size):
             runner.forward(i) if kind == "F" else runner.backward(i)
         link.finish()
@@ -179,85 +184,6 @@ class PipelineCell(Cell):
                                           bubble_fraction(len(plan.stages), self.micro_size),
                                           link.idle / seconds, seconds)
         return loss, tuple(by_id.get(id(p)) for p in weights)
-
-
-class _StageRunner:
-    """One stage's forwards and backwards over the micro-batches of a step."""
-
-    def __init__(self, plan: StagePlan, stage: int, weights: list, link: StageLink, micro):
-        self.plan, self.stage, self.weights, self.link, self.micro = plan, stage, weights, \
-            link, micro
-        self.last = stage == len(plan.stages) - 1
-        self.first = stage == 0
-        self.stash: dict[int, object] = {}      # micro-batch -> stage input (or its input grad)
-        self.out_meta = None                    # (shape, dtype) of this stage's activation
-        self.sums = [None] * len(weights)
-        self.losses: list = []
-        position = None if self.first else 0
-        if self.last:
-            if plan.loss_fn is None:
-                fn = lambda x: plan.run(stage, x)  # noqa: E731
-            else:
-                fn = lambda x, y: plan.loss_fn(plan.run(stage, x), y)  # noqa: E731
-            sens = False
-        else:
-            fn = lambda x: plan.run(stage, x)  # noqa: E731
-            sens = True
-        if position is None and not weights:
-            self.vg = None  # a first stage without parameters: nothing to differentiate
-        else:
-            self.vg = value_and_grad(fn, position, weights or None, sens_param=sens)
-
-    def _accumulate(self, grads) -> None:
-        for j, g in enumerate(grads):
-            g = _numpy(g)
-            self.sums[j] = g.copy() if self.sums[j] is None else self.sums[j] + g
-
-    def _split_grads(self, grads):
-        """``(input gradient or None, weight gradients)`` from value_and_grad's result."""
-        if self.first:
-            return None, grads
-        if not self.weights:
-            return grads, ()
-        return grads[0], grads[1]
-
-    def forward(self, i: int) -> None:
-        x = self.micro[0][i] if self.first else Tensor(self.link.recv_activation(i))
-        if self.last:
-            args = (x,) if self.plan.loss_fn is None else (x, self.micro[1][i])
-            if self.vg is None:
-                raise PipelineError("the network has no trainable parameter", op="PipelineCell",
-                                    expected="parameters to differentiate", got="none")
-            loss, grads = self.vg(*args)
-            self.losses.append(loss)
-            gx, gw = self._split_grads(grads)
-            self._accumulate(gw)
-            self.stash[i] = gx
-            return
-        with no_grad():
-            out = _numpy(self.plan.run(self.stage, x))
-        self.out_meta = (out.shape, out.dtype)
-        self.link.send_activation(i, out)
-        self.stash[i] = x
-
-    def backward(self, i: int) -> None:
-        if self.last:
-            gx = self.stash.pop(i)
-            if not self.first:
-                self.link.send_gradient(i, _numpy(gx))
-            return
-        x = self.stash.pop(i)
-        ct = Tensor(self.link.recv_gradient(i, *self.out_meta))
-        if self.vg is None:
-            return
-        _out, grads = self.vg(x, ct)
-        gx, gw = self._split_grads(grads)
-        self._accumulate(gw)
-        if not self.first:
-            self.link.send_gradient(i, _numpy(gx))
-
-    def gradients(self, scale: float) -> list:
-        return [s * scale if scale != 1.0 else s for s in self.sums]
 
 
 def _average_over_replicas(comm, stage: int, replicas: int, grads: list) -> list:

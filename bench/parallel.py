@@ -211,7 +211,7 @@ def pipeline_rows(comm, args) -> list[Row]:
             ours, ref = ours + o, ref + r
         rows.append(Row("pipeline 1F1B", f"{n} st M={micro}", ours, "1 rank, whole", ref,
                         f"bubble {pipe.last_report.bubble_fraction:.2f} (schedule), rank 0 "
-                        f"idle {np.median(idle):.2f}; backward recomputes the stage"))
+                        f"idle {np.median(idle):.2f}"))
     sp.reset_auto_parallel_context()
     return rows
 

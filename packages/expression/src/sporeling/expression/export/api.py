@@ -47,9 +47,7 @@ def _inference(net):
             cell.__dict__["training"] = mode
 
 
-def _export_graph(net, inputs: tuple, level: str):
-    """The optimised inference graph of ``net(*inputs)``, its output structure and the
-    input names."""
+def _check_inputs(inputs: tuple) -> None:
     if not inputs:
         raise ExportError("export needs example inputs", op="export",
                           expected="net and one Tensor or array per input", got="none")
@@ -57,6 +55,12 @@ def _export_graph(net, inputs: tuple, level: str):
         if not isinstance(x, (Tensor, np.ndarray)):
             raise ExportError(f"input {i} is not a Tensor or an array", op="export",
                               expected="Tensor or numpy.ndarray", got=type(x).__name__)
+
+
+def _export_graph(net, inputs: tuple, level: str):
+    """The optimised inference graph of ``net(*inputs)``, its output structure and the
+    input names."""
+    _check_inputs(inputs)
     name = type(net).__name__ if isinstance(net, Cell) else getattr(net, "__name__", "graph")
     with _inference(net):
         traced, _ = trace(net, tuple(inputs), {}, name)
@@ -88,19 +92,49 @@ def export(net, *inputs, file_name: str, file_format: str = "SIR", level: str = 
     if fmt not in FORMATS:
         raise ExportError("unknown export format", op="export",
                           expected=" or ".join(FORMATS), got=repr(file_format))
+    _check_inputs(inputs)
     path = Path(file_name)
     if path.suffix.lower() != FORMATS[fmt]:
         path = path.with_name(path.name + FORMATS[fmt])
+    if fmt == "ONNX":
+        return _save_onnx(net, inputs, path, [f"input{i}" for i in range(len(inputs))],
+                          dynamic_batch)
     graph, out_tree, input_names = _export_graph(net, inputs, level)
-    if fmt == "SIR":
-        meta = {"input_names": input_names, "out_structure": structure_to_json(out_tree),
-                "model": graph.name}
-        return save_sir(graph, path, meta=meta)
+    meta = {"input_names": input_names, "out_structure": structure_to_json(out_tree),
+            "model": graph.name}
+    return save_sir(graph, path, meta=meta)
+
+
+def _rows(x, n: int):
+    """``x`` with ``n`` rows on axis 0 (its rows repeated): the same network at batch n."""
+    data = x.asnumpy() if isinstance(x, Tensor) else np.asarray(x)
+    if data.ndim == 0:
+        raise ExportError("a dynamic batch axis needs inputs with a first axis", op="export",
+                          got="a 0-d input", hint="pass dynamic_batch=False")
+    return data[np.arange(n) % data.shape[0]]
+
+
+def _save_onnx(net, inputs, path, input_names, dynamic_batch: bool) -> Path:
+    """ONNX from the unoptimised inference graph (onnxruntime optimises it itself); with a
+    dynamic batch, traced at two batch sizes to find what depends on the batch."""
     from sporeling.compiler.export.onnx import save_onnx
-    n_out = len(graph.outputs)
-    return save_onnx(graph, path, input_names=input_names,
-                     output_names=[f"output{i}" for i in range(n_out)],
-                     dynamic_batch=dynamic_batch)
+    batches = {(x.shape[0] if len(x.shape) else None) for x in inputs}
+    if dynamic_batch and len(batches) != 1:
+        raise ExportError("a dynamic batch axis needs one batch size for all inputs",
+                          op="export", got=sorted(map(str, batches)),
+                          hint="pass dynamic_batch=False")
+    if not dynamic_batch:
+        graph, _, _ = _export_graph(net, inputs, "O0")
+        return save_onnx(graph, path, input_names=input_names, output_names=_outs(graph))
+    n = max(2, batches.pop())  # at batch 1 some shapes coincide and ops simplify away
+    graph, _, _ = _export_graph(net, tuple(_rows(x, n) for x in inputs), "O0")
+    other, _, _ = _export_graph(net, tuple(_rows(x, n + 1) for x in inputs), "O0")
+    return save_onnx(graph, path, input_names=input_names, output_names=_outs(graph),
+                     batch_graph=other, batch=n)
+
+
+def _outs(graph) -> list[str]:
+    return [f"output{i}" for i in range(len(graph.outputs))]
 
 
 def load(file_name) -> GraphCell:

@@ -40,7 +40,7 @@ def sporeling_data_shard():  # data's hook: data parallel sources read this rank
 
 @impl
 def sporeling_add_kernels(kernels) -> None:
-    from .primitives import add_kernels
+    from .kernels import add_kernels
     add_kernels(kernels)
 
 

@@ -18,7 +18,7 @@ primitive          backward (``ct``: the cotangent of the output)
 The gradient convention is SPMD's: every rank differentiates its own loss, and a rank's
 gradient is that of the sum of all ranks' losses. Kernels call this rank's current
 communicator (:func:`sporeling.parallel.comm.current`) when they run, so one traced graph
-serves every rank. Collectives are never merged, folded or reordered by the passes (they are
+serves every rank (kernels in :mod:`.kernels`). Collectives are never merged, folded or reordered by the passes (they are
 ``nondeterministic`` to CSE and constant folding); one whose result is unused is dropped like
 any dead value, identically on every rank.
 
@@ -43,7 +43,7 @@ from .comm.registry import current
 from .errors import CommunicatorError
 
 __all__ = ["all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all",
-           "send", "recv", "GRAD_TAG", "COLLECTIVES", "add_kernels"]
+           "send", "recv", "GRAD_TAG", "COLLECTIVES"]
 
 GRAD_TAG = 1 << 14
 """Added to a send/recv tag for the gradient travelling back (user tags stay below it)."""
@@ -248,53 +248,3 @@ def send(x, dest: int, tag: int = 0, group: str | None = None):
 def recv(like, source: int, tag: int = 0, group: str | None = None):
     """The array member ``source`` sent, shaped and typed like ``like``."""
     return _bind(recv_p, as_operand(like), source=int(source), tag=int(tag), group=group)
-
-
-# ---- kernels (any backend holding NumPy arrays) -----------------------------------------------
-
-def _k_all_reduce(backend, x, out=None, *, op, group):
-    return current(group, op="all_reduce").all_reduce(x, op)
-
-
-def _k_all_gather(backend, x, out=None, *, axis, size, group):
-    return current(group, op="all_gather").all_gather(x, axis)
-
-
-def _k_reduce_scatter(backend, x, out=None, *, op, axis, size, group):
-    return current(group, op="reduce_scatter").reduce_scatter(x, op, axis)
-
-
-def _k_broadcast(backend, x, out=None, *, root, group):
-    return current(group, op="broadcast").broadcast(x, root)
-
-
-def _k_reduce(backend, x, out=None, *, root, group):
-    comm = current(group, op="reduce")
-    total = comm.all_reduce(x, "sum")  # one collective; non-roots keep zeros
-    return total if comm.rank == root else np.zeros_like(total)
-
-
-def _k_all_to_all(backend, x, out=None, *, split_axis, concat_axis, size, group):
-    return current(group, op="all_to_all").all_to_all(x, split_axis, concat_axis)
-
-
-def _k_send(backend, x, out=None, *, dest, tag, group):
-    current(group, op="send").send(x, dest, tag)
-    return np.zeros((), np.asarray(x).dtype)
-
-
-def _k_recv(backend, like, out=None, *, source, tag, group):
-    return current(group, op="recv").recv(np.shape(like), np.asarray(like).dtype, source, tag)
-
-
-_KERNELS = {"all_reduce": _k_all_reduce, "all_gather": _k_all_gather,
-            "reduce_scatter": _k_reduce_scatter, "broadcast": _k_broadcast,
-            "reduce": _k_reduce, "all_to_all": _k_all_to_all, "send": _k_send,
-            "recv": _k_recv}
-
-
-def add_kernels(kernels) -> None:
-    """The collectives' kernels for the NumPy backend (called by the plugin)."""
-    from sporeling.runtime.numpy_backend import NumpyBackend
-    for name, fn in _KERNELS.items():
-        kernels.add_kernel(NumpyBackend.name, name, fn)

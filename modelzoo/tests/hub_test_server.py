@@ -63,3 +63,23 @@ def start() -> tuple[http.server.ThreadingHTTPServer, Served]:
     served.base = f"http://127.0.0.1:{server.server_address[1]}"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, served
+
+
+def install_third_party(entries: dict, factory) -> object:
+    """A plugin host with every installed plugin plus a fake third-party one whose
+    ``sporeling_add_models`` registers ``{name: Weights or None}`` built by ``factory``;
+    returns the previous host (give it back to ``set_plugin_host`` afterwards)."""
+    import types
+
+    from sporeling.core import PluginHost, impl, set_plugin_host
+
+    third = types.ModuleType("thirdparty_plugin")
+
+    def add(models):
+        for name, weights in entries.items():
+            models.add_model(name, factory, description="a third party's net",
+                             input_shape=(4,), weights=weights)
+    third.sporeling_add_models = impl(add)
+    host = PluginHost()
+    host.add_plugins([("thirdparty", "thirdparty-nets", "1.0", third)])
+    return set_plugin_host(host)

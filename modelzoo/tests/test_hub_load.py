@@ -2,13 +2,12 @@
 with its own weight URL and hash, served over HTTP."""
 import os
 import pickle
-import types
 
 import numpy as np
 import pytest
 
 import sporeling.expression as sx
-from sporeling.core import PluginError, PluginHost, impl, set_plugin_host
+from sporeling.core import PluginError, set_plugin_host
 from sporeling.expression import nn
 from sporeling.expression.serialization import CheckpointError
 from sporeling.zoo import load, pull
@@ -48,24 +47,12 @@ def server():
 
 @pytest.fixture
 def plugin_with(tmp_path, monkeypatch):
-    """Install a fake third-party plugin, beside every installed one, whose
-    ``sporeling_add_models`` registers ``entries`` ``{name: weights or None}``."""
+    """Install a fake third-party plugin (beside every installed one) registering
+    ``{name: weights or None}`` of :class:`Tiny`."""
     monkeypatch.setenv("SPORELING_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("SPORELING_OFFLINE", raising=False)
     previous = []
-
-    def install(entries):
-        third = types.ModuleType("thirdparty_plugin")
-
-        def add(models):
-            for name, weights in entries.items():
-                models.add_model(name, Tiny, description="a third party's net",
-                                 input_shape=(4,), weights=weights)
-        third.sporeling_add_models = impl(add)
-        host = PluginHost()
-        host.add_plugins([("thirdparty", "thirdparty-nets", "1.0", third)])
-        previous.append(set_plugin_host(host))
-    yield install
+    yield lambda entries: previous.append(hub_test_server.install_third_party(entries, Tiny))
     if previous:
         set_plugin_host(previous[0])
 

@@ -19,7 +19,7 @@ def weights_of(name: str, *, op: str = "zoo.pull") -> Weights:
         having = [n for n in models.names() if models[n].weights is not None]
         raise NoWeightsError(f"model {name!r} has no pretrained weights", op=op,
                              expected=f"a model with weights: {', '.join(having) or 'none'}",
-                             got=repr(name), hint="load(name, pretrained=False) builds it "
+                             got=repr(name), hint="use load(name, pretrained=False) to build it "
                              "with fresh initial values")
     return entry.weights
 

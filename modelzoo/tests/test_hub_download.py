@@ -55,7 +55,8 @@ def files_under(root: Path) -> list[Path]:
 def test_an_http_download_is_verified_cached_and_reused(home, server):
     url = server.add("net.safetensors", BODY)
     path = fetch("net", weights_for(url), progress=False)
-    assert path == home / "weights" / "net" / "net.safetensors" == cache.cached_path("net", "net.safetensors")
+    assert path == home / "weights" / "net" / "net.safetensors"
+    assert path == cache.cached_path("net", "net.safetensors")
     assert path.read_bytes() == BODY and files_under(home) == [path]
     assert fetch("net", weights_for(url), progress=False) == path
     assert server.hits["net.safetensors"] == 1  # the second call used the cache
@@ -105,7 +106,8 @@ def test_a_flaky_server_is_retried(home, server, no_sleep):
 
 def test_sources_are_tried_in_order_and_every_failure_is_listed(home, server, tmp_path):
     missing, good = f"{server.base}/gone.safetensors", server.add("net.safetensors", BODY)
-    assert fetch("net", weights_for(missing, good), progress=False, retries=0).read_bytes() == BODY
+    path = fetch("net", weights_for(missing, good), progress=False, retries=0)
+    assert path.read_bytes() == BODY
     nowhere = (tmp_path / "nowhere.safetensors").as_uri()
     with pytest.raises(DownloadError) as info:
         fetch("other", weights_for(missing, nowhere), progress=False, retries=0)

@@ -18,7 +18,9 @@ class WeightsHashError(HubError, ValueError):
                  expected_size: int, actual_size: int | None, hint: str | None = None):
         self.model, self.source, self.actual = model, source, actual
         self.expected_sha256, self.actual_size = expected, actual_size
-        got = f"sha256 {actual}" + (f" ({actual_size} bytes)" if actual_size is not None else "")
+        got = f"sha256 {actual}"
+        if actual_size is not None:
+            got += f" ({actual_size} bytes)"
         super().__init__(f"the weights of {model!r} from {source} were refused (tampered or "
                          "damaged): their SHA-256 is not the registered one", op="zoo.load",
                          expected=f"sha256 {expected} ({expected_size} bytes)", got=got,

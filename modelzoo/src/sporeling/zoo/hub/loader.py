@@ -1,4 +1,4 @@
-"""``load(name, pretrained=True)`` and ``pull(name)``: a zoo model with its verified weights."""
+"""``load(name, pretrained=True)`` and ``pull(name)``: a zoo model with verified weights."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,8 +19,8 @@ def weights_of(name: str, *, op: str = "zoo.pull") -> Weights:
         having = [n for n in models.names() if models[n].weights is not None]
         raise NoWeightsError(f"model {name!r} has no pretrained weights", op=op,
                              expected=f"a model with weights: {', '.join(having) or 'none'}",
-                             got=repr(name), hint="use load(name, pretrained=False) to build it "
-                             "with fresh initial values")
+                             got=repr(name), hint="use load(name, pretrained=False) to "
+                             "build it with fresh initial values")
     return entry.weights
 
 

@@ -1,5 +1,6 @@
 """What a zoo model's pretrained weights are and where they come from: one :class:`Weights`
-per model, given to ``models.add_model(..., weights=Weights(...))`` in ``sporeling_add_models``.
+per model, given to ``models.add_model(..., weights=Weights(...))`` in
+``sporeling_add_models``.
 
     >>> w = Weights(file="lenet5.safetensors", sha256="ab" * 32, size=26_040,
     ...             urls=("package://sporeling.zoo/weights/lenet5.safetensors",

@@ -105,3 +105,26 @@ def test_reducer_errors_name_what_was_expected():
         with pytest.raises(sp.ParallelError, match="bad bucket_cap_mb"):
             DistributedGradReducer(net.trainable_params(), bucket_cap_mb=0)
     run_local(2, bad)
+
+
+def test_buckets_start_in_one_order_on_every_rank_whatever_order_gradients_come_in():
+    # MPI matches collectives by order: a rank whose gradients come in another order must
+    # still start bucket 0 first (here: only once its last gradient arrives)
+    def rank():
+        net = MLP(np.float64)
+        params = net.trainable_params()
+        reducer = DistributedGradReducer(params, mean=True, bucket_cap_mb=50 / 2**20)
+        r = reducer.comm.rank
+        grads = [np.full(p.shape, float(r + 1 + i)) for i, p in enumerate(params)]
+        order = range(5) if r == 1 else reversed(range(5))  # rank 1: first layer first
+        for i in order:
+            reducer.gradient_ready(params[i], grads[i])
+        out = reducer(tuple(grads))
+        return reducer.last_step_events, [g.asnumpy() for g in out]
+    (events0, out0), (events1, out1) = run_local(2, rank)
+    for i, (a, b) in enumerate(zip(out0, out1)):
+        np.testing.assert_array_equal(a, np.full(a.shape, i + 1.5))
+        np.testing.assert_array_equal(b, a)
+    starts1 = [e for e in events1 if e[0] == "start"]
+    assert starts1 == [("start", b) for b in range(5)]
+    assert events1.index(("start", 0)) > events1.index(("ready", "w4"))

@@ -104,6 +104,7 @@ class DistributedGradReducer:
         self._missing = [len(b.indices) for b in self.buckets]
         self._filled: set[int] = set()
         self._handles: list = [None] * len(self.buckets)
+        self._next = 0  # buckets start in index order: the same order on every rank
         self._events: list[tuple] | None = None
 
     def _op(self) -> str:
@@ -124,11 +125,17 @@ class DistributedGradReducer:
         self._filled.add(index)
         self._missing[b] -= 1
 
-    def _start(self, b: int) -> None:
-        flat = self._flats[b]
-        self._handles[b] = self.comm.iall_reduce(flat, self._op(), out=flat)
-        if self._events is not None:
-            self._events.append(("start", b))
+    def _start_ready(self) -> None:
+        """Start every full bucket whose predecessors have started. Collectives must be
+        issued in one order on every rank (MPI matches them by order), and gradients may
+        become final in another order on another rank; bucket order is the same everywhere."""
+        while self._next < len(self.buckets) and self._missing[self._next] == 0:
+            b = self._next
+            flat = self._flats[b]
+            self._handles[b] = self.comm.iall_reduce(flat, self._op(), out=flat)
+            if self._events is not None:
+                self._events.append(("start", b))
+            self._next += 1
 
     def gradient_ready(self, parameter, grad) -> None:
         """Backward's news that ``parameter``'s gradient is final: into its bucket; a full
@@ -146,7 +153,7 @@ class DistributedGradReducer:
             if h is not None:
                 h.test()
         if self._missing[b] == 0:
-            self._start(b)
+            self._start_ready()
 
     def __call__(self, grads):
         grads = tuple(grads)
@@ -160,13 +167,12 @@ class DistributedGradReducer:
             self._reset()
             return grads
         try:
-            for b, bucket in enumerate(self.buckets):
-                if self._handles[b] is None:
-                    for index in bucket.indices:
-                        if index not in self._filled:
-                            g = grads[index]
-                            self._put(b, index, g.asnumpy() if isinstance(g, Tensor) else g)
-                    self._start(b)
+            for b, bucket in enumerate(self.buckets):  # what backward did not report
+                for index in bucket.indices:
+                    if index not in self._filled:
+                        g = grads[index]
+                        self._put(b, index, g.asnumpy() if isinstance(g, Tensor) else g)
+            self._start_ready()
             out = list(grads)
             for b, bucket in enumerate(self.buckets):
                 flat = self._handles[b].wait()

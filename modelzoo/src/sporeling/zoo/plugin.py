@@ -21,3 +21,6 @@ def sporeling_add_models(models) -> None:
 def sporeling_add_commands(commands) -> None:
     commands.add_command("train", help="train a digits classifier (the main job)",
                          run=train_digits.run, configure=train_digits.configure)
+    from . import export_cli
+    commands.add_command("export", help=export_cli.HELP, run=export_cli.run,
+                         configure=export_cli.configure)

@@ -55,3 +55,35 @@ def test_without_data_parallel_every_rank_trains_alone():
     alone = run_local(2, train, np.float64, 2)
     assert not np.allclose(alone[0]["w0"], reference["w0"])
     assert not np.allclose(alone[0]["w0"], alone[1]["w0"])
+
+
+def _jit_train(dtype, ranks):
+    """Your own compiled step: ``jit`` of value_and_grad and the reducer, then SGD."""
+    import sporeling.expression as sx
+    from sporeling.parallel.data_parallel import DistributedGradReducer
+    from _data_parallel_train import MLP, batches, mse
+    net = MLP(dtype)
+    params = net.trainable_params()
+    reducer = DistributedGradReducer(params, mean=True) if ranks > 1 else (lambda g: g)
+    vg = sx.value_and_grad(lambda x, y: mse(net(x), y), None, params)
+
+    @sx.jit
+    def loss_and_grads(x, y):
+        loss, grads = vg(x, y)
+        return loss, reducer(grads)
+    for x, y in batches(dtype, ranks, sp.get_rank() if ranks > 1 else 0):
+        _, grads = loss_and_grads(x, y)
+        for p, g in zip(params, grads):
+            p.set_data(p.asnumpy() - 0.2 * g.asnumpy())
+    graph = loss_and_grads.last_graph
+    return {p.name: p.asnumpy().copy() for p in params}, graph
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_jit_step_calling_the_reducer_compiles_its_all_reduces(dtype):
+    reference, _ = _jit_train(dtype, 1)
+    results = run_local(2, _jit_train, dtype, 2)
+    for got, graph in results:
+        assert graph.primitive_counts().get("all_reduce") == 1  # one 25 MiB bucket
+        for name, want in reference.items():
+            np.testing.assert_allclose(got[name], want, rtol=TOL[dtype], atol=TOL[dtype])

@@ -46,3 +46,8 @@ from .zero import OptimizerShardingError, ShardedOptimizer, parallel_optimizer  
 
 __all__ += ["PipelineCell", "PipelineTrainOneStepCell", "PipelineError", "ShardedOptimizer",
             "parallel_optimizer", "OptimizerShardingError"]
+
+# data parallel (TrainOneStepCell/Model use it on their own in data_parallel mode)
+from .data_parallel import DistributedGradReducer, broadcast_parameters  # noqa: E402
+
+__all__ += ["DistributedGradReducer", "broadcast_parameters"]

@@ -176,11 +176,13 @@ def test_micro_batches_not_dividing_the_batch():
     msg = _pipe_error(2, 2, lambda: PipelineCell(
         nn.WithLossCell(mlp(stages=SPLITS[2]), nn.MSELoss()), 4), x, y)
     assert "micro-batches do not divide the batch of the data" in msg and "(10, 6)" in msg
+    assert "test_pipeline_parallel.py:" in msg          # the user's line that called it
 
 
 def test_bad_constructor_arguments_and_networks():
-    with pytest.raises(PipelineError, match="bad micro_size"):
+    with pytest.raises(PipelineError, match="bad micro_size") as info:
         PipelineCell(mlp(), 0)
+    assert f"test_pipeline_parallel.py:{info.tb.tb_lineno}" in str(info.value)
     with pytest.raises(PipelineError, match="bad reduction"):
         PipelineCell(mlp(), 2, reduction="max")
     msg = _pipe_error(2, 2, lambda: PipelineCell(nn.WithLossCell(nn.Dense(6, 4),
@@ -206,3 +208,18 @@ def test_graph_mode_gives_the_same_steps():
         sx.set_context(mode=sx.PYNATIVE_MODE)
     np.testing.assert_allclose(graph, eager, rtol=0, atol=1e-10)
     assert eager[0][3] < eager[0][0]     # it trains
+
+
+def test_one_stage_runs_without_init_as_gradient_accumulation():
+    import sporeling.parallel as sp
+    x, y = data()
+    want_loss, want = _one_device(x, y)
+    assert not sp.is_initialized()
+    try:
+        net = mlp(stages=SPLITS[1])
+        loss, grads = PipelineCell(nn.WithLossCell(net, nn.MSELoss()), 4).value_and_grad(x, y)
+    finally:
+        sp.release()
+    assert abs(float(loss) - want_loss) <= 1e-10
+    for p, g in zip(net.trainable_params(), grads):
+        np.testing.assert_allclose(g, want[p.name], rtol=0, atol=1e-10)

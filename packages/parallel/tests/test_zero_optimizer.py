@@ -186,6 +186,7 @@ def test_bad_input_is_named():
     with pytest.raises(OptimizerShardingError, match="wrong number of gradients") as info:
         run_local(2, rank, lambda: ShardedOptimizer(Adam(_weights()))(_grads(0)[:2]))
     assert "expected 5" in str(info.value)
+    assert "test_zero_optimizer.py:" in str(info.value)     # the user's line
     with pytest.raises(OptimizerShardingError, match="gradient of w1 has the wrong shape"):
         run_local(2, rank, lambda: ShardedOptimizer(Adam(_weights()))(
             [np.ones(s) for s in SHAPES[:1]] + [np.ones(6)] + _grads(0)[2:]))
@@ -206,10 +207,13 @@ def test_train_one_step_cell_in_data_parallel_mode_shards_its_optimizer(mode):
                               enable_parallel_optimizer=True)
 
     def rank():
-        from sporeling.parallel import get_rank
+        from sporeling.parallel import current, get_rank
         net = mlp()
         step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
                                    Adam(net.trainable_params(), 0.01))
+        # Graph mode: no rank may trace while another still builds (tracing patches
+        # PyNative's dispatch process-wide, and thread-ranks share the process)
+        current().barrier()
         r = get_rank()
         for _ in range(5):
             step(x[8 * r:8 * r + 8], y[8 * r:8 * r + 8])

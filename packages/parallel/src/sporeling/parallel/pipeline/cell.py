@@ -27,7 +27,8 @@ from sporeling.expression import Tensor, no_grad
 from sporeling.expression.nn import Cell
 
 from ..comm.registry import current
-from .errors import PipelineError
+from ..communication import init, is_initialized
+from .errors import PipelineError, located
 from .p2p import MAX_MICRO, StageLink
 from .schedule import bubble_fraction, one_f_one_b
 from .runner import StageRunner
@@ -77,6 +78,7 @@ class PipelineCell(Cell):
     the forward only; :meth:`value_and_grad` runs the 1F1B step.
     """
 
+    @located
     def __init__(self, network, micro_size: int, reduction: str = "mean",
                  recompute: bool = False):
         super().__init__(auto_prefix=False)
@@ -93,6 +95,7 @@ class PipelineCell(Cell):
         self.recompute = bool(recompute)
         self.last_report: PipelineReport | None = None
 
+    @located
     def __call__(self, *inputs):
         # the schedule is host-side orchestration of sends and receives: it never compiles
         # as a whole (in Graph mode each stage's cells compile on their own)
@@ -100,6 +103,8 @@ class PipelineCell(Cell):
 
     # ---- placement ------------------------------------------------------------------------
     def _placement(self):
+        if not is_initialized():
+            init()
         comm = current(None, op="PipelineCell")
         stages = get_context("pipeline_stages")
         if comm.size % stages:
@@ -161,6 +166,7 @@ class PipelineCell(Cell):
         return self._share_loss(comm, losses, last, replicas)
 
     # ---- training step -------------------------------------------------------------------------
+    @located
     def value_and_grad(self, *inputs, weights=None):
         """One 1F1B step: ``(loss, gradients)``; the gradients follow ``weights`` (default:
         the network's trainable parameters) and are None for another stage's parameters."""
@@ -213,6 +219,7 @@ class PipelineTrainOneStepCell(Cell):
         self.network = network
         self.optimizer = optimizer
 
+    @located
     def __call__(self, *inputs):
         # the schedule is host-side orchestration of sends and receives: it never compiles
         # as a whole (in Graph mode each stage's cells compile on their own)

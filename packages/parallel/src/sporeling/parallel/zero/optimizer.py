@@ -28,6 +28,8 @@ from sporeling.expression.optim import Optimizer
 from sporeling.expression.optim._arrays import compute_dtype, to_numpy, write
 
 from ..comm.registry import current
+from ..communication import init, is_initialized
+from ..pipeline.errors import located
 from .errors import OptimizerShardingError
 from .layout import ShardLayout
 
@@ -43,6 +45,7 @@ class ShardedOptimizer:
     module doc. Called like the optimizer (``opt(grads)``), with its ``parameters``,
     ``global_step``, ``get_lr()`` and the rest passed through."""
 
+    @located
     def __init__(self, optimizer, group: str | None = None, reduce_gradients: str | None = None):
         if not isinstance(optimizer, Optimizer):
             raise OptimizerShardingError("not a sporeling optimizer", op="ShardedOptimizer",
@@ -54,6 +57,8 @@ class ShardedOptimizer:
                                          expected="None (gradients already reduced), 'sum' "
                                          "or 'mean'", got=repr(reduce_gradients))
         self.optimizer = optimizer
+        if group is None and not is_initialized():
+            init()
         self.comm = current(group, op="ShardedOptimizer")
         self.reduce_gradients = reduce_gradients
         arrays = [to_numpy(p) for p in optimizer.parameters]
@@ -118,6 +123,7 @@ class ShardedOptimizer:
                 out[s.index] = mine[s.offset:s.offset + hi - lo]
         return out
 
+    @located
     def __call__(self, gradients) -> bool:
         """One update: each rank steps its shards, then every rank gets every parameter."""
         opt = self.optimizer

@@ -6,9 +6,9 @@ with its Parameters lifted to graph inputs) once per call signature and runs the
 Cells called inside a trace are inlined into the graph being built.
 
 ``TrainOneStepCell`` compiles its loss and ``value_and_grad`` -- forward and backward -- into
-one graph, with its ``grad_reducer`` (data parallelism's all-reduces); the rest of its step (gradient scaling, clipping, the optimizer's update) stays
-eager Python on NumPy arrays, as the optimizers are written (already vectorised: one NumPy
-expression per parameter).
+one graph, with its ``grad_reducer`` (data parallelism's all-reduces); the rest of its step
+(gradient scaling, clipping, the optimizer's update) stays eager Python on NumPy arrays, as
+the optimizers are written (already vectorised: one NumPy expression per parameter).
 
 Runs eagerly (PyNative) instead: a Cell called while ``grad`` records, so the tape sees
 its ops.
@@ -68,16 +68,28 @@ class _Root:
 
 
 def _train_step(cell, args, kwargs):
-    """One ``TrainOneStepCell`` step: compiled loss + reduced gradients, eager update."""
+    """One ``TrainOneStepCell`` step: compiled loss + reduced gradients, eager update.
+
+    Both ``_loss_and_grads`` and ``_value_and_grad`` are compiled stand-ins for the step:
+    ``construct`` calls the first; a subclass's own ``construct`` may call the second
+    (``ms.nn.TrainOneStepCell``). Called inside the other's trace, a stand-in traces
+    through (traced arguments bypass the cache)."""
     d = cell.__dict__
-    original = cell._loss_and_grads
     cache = cache_of(cell)
-
-    def compiled(*inputs):
-        return cache.call(original, inputs, {}, ("train", cell.training))
-
-    d["_loss_and_grads"] = compiled
+    saved = {name: d.get(name) for name in ("_loss_and_grads", "_value_and_grad")}
+    for name, tag in (("_loss_and_grads", "train"), ("_value_and_grad", "grads")):
+        d[name] = _compiled(cache, getattr(cell, name), (tag, cell.training))
     try:
         return cell._pynative_call(args, kwargs)
     finally:
-        del d["_loss_and_grads"]
+        for name, value in saved.items():
+            if value is None:
+                del d[name]
+            else:
+                d[name] = value
+
+
+def _compiled(cache, fn, extra):
+    def compiled(*inputs):
+        return cache.call(fn, inputs, {}, extra)
+    return compiled

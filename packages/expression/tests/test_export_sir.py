@@ -140,3 +140,33 @@ def test_nested_outputs_keep_their_structure(tmp_path):
     assert set(out) == {"logits", "parts"} and isinstance(out["parts"], list)
     assert isinstance(out["parts"][1], tuple)
     np.testing.assert_allclose(out["parts"][1][0].asnumpy(), net(x)["logits"].asnumpy() + 1)
+
+
+def test_run_time_checks_survive_the_round_trip(tmp_path):
+    class Checked(sx.nn.Cell):
+        def construct(self, x):
+            if x.sum() > 100.0:
+                raise ValueError("too big")
+            return x * 2.0
+
+    x = sx.Tensor(np.ones((2, 3), np.float32))
+    cell = sx.load(sx.export(Checked(), x, file_name=str(tmp_path / "m")))
+    assert "check" in cell.graph.primitive_counts()
+    np.testing.assert_array_equal(cell(x).asnumpy(), 2 * np.ones((2, 3), np.float32))
+    with pytest.raises(ValueError, match="too big"):
+        cell(sx.Tensor(np.full((2, 3), 50.0, np.float32)))
+
+
+def test_a_user_exception_class_is_refused_by_name(tmp_path):
+    class MyError(Exception):
+        pass
+
+    class Checked(sx.nn.Cell):
+        def construct(self, x):
+            if x.sum() > 100.0:
+                raise MyError("too big")
+            return x * 2.0
+
+    with pytest.raises(SIRError, match="check.*parameter 'errors'.*MyError"):
+        sx.export(Checked(), sx.Tensor(np.ones((2, 3), np.float32)),
+                  file_name=str(tmp_path / "m"))

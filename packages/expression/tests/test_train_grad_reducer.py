@@ -114,3 +114,21 @@ def test_train_one_step_cell_uses_the_plugins_reducer(doubling_plugin, mode):
     finally:
         get_plugin_host().pm.register(types.ModuleType("placeholder"), name="doubling_plugin")
     np.testing.assert_allclose(1.0 - doubled, 2 * (1.0 - plain), rtol=1e-6)
+
+
+def test_a_subclass_calling_value_and_grad_itself_is_still_compiled_in_graph_mode():
+    from sporeling.expression.graph.cell_call import cache_of
+
+    class OwnStep(TrainOneStepCell):  # as ms.nn.TrainOneStepCell is written
+        def construct(self, *inputs):
+            loss, grads = self._value_and_grad(*inputs)
+            self.optimizer(self.grad_reducer(grads))
+            return loss
+    net = nn.Dense(3, 1, weight_init="ones", bias_init="zeros")
+    step = OwnStep(WithLossCell(net, lambda o, y: ops.mean((o - y) ** 2)),
+                   SGD(net.trainable_params(), 0.1))
+    with context(mode=GRAPH_MODE):
+        losses = [float(step(np.ones((4, 3), np.float32), np.zeros((4, 1), np.float32)))
+                  for _ in range(3)]
+    assert cache_of(step).compile_count == 1 and losses[2] < losses[0]
+    assert "_value_and_grad" in vars(step) and "_loss_and_grads" not in vars(step)

@@ -81,6 +81,13 @@ def sha256_of_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def test_a_file_larger_than_registered_is_stopped_at_the_registered_size(home, server):
+    url = server.add("net.safetensors", BODY + bytes(5_000_000))
+    with pytest.raises(WeightsHashError, match="sent more than the registered 300000 bytes"):
+        fetch("net", weights_for(url), progress=False, retries=0)
+    assert files_under(home) == []
+
+
 def test_a_truncated_file_is_refused_and_nothing_is_kept(home, server, no_sleep):
     half = BODY[:len(BODY) // 2]
     url = server.add("net.safetensors", half)  # an honest server holding half the file

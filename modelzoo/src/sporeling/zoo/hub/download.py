@@ -63,6 +63,31 @@ def _copy_file(url: str, output_file: str, bar) -> None:
                 bar.update(len(block))
 
 
+class OversizeError(ValueError):
+    """More bytes came than the registered size: the download is stopped there."""
+
+
+class _CappedFile:
+    """The temporary a download is written to, refusing to grow past ``limit`` bytes (a
+    wrong or hostile server cannot fill the disk)."""
+
+    def __init__(self, path: str, limit: int, url: str):
+        self._f, self.limit, self.url, self.written = open(path, "wb"), limit, url, 0
+
+    def write(self, data: bytes) -> int:
+        self.written += len(data)
+        if self.written > self.limit:
+            raise OversizeError(f"{self.url} sent more than the registered {self.limit} "
+                                "bytes; stopped there")
+        return self._f.write(data)
+
+    def flush(self) -> None:
+        self._f.flush()
+
+    def close(self) -> None:
+        self._f.close()
+
+
 class _MeasuringDownloader:
     """Runs the real downloader (a fresh progress bar per attempt), then records the hash and
     size of what came: pooch deletes a refused file, and the error must name its hash."""
@@ -79,9 +104,13 @@ class _MeasuringDownloader:
                 _copy_file(url, output_file, bar)
             else:
                 import pooch
-                pooch.HTTPDownloader(progressbar=bar if bar is not None else False,
-                                     chunk_size=_CHUNK, timeout=self.timeout)(
-                    url, output_file, pooch_obj)
+                out = _CappedFile(output_file, self.size, url)
+                try:
+                    pooch.HTTPDownloader(progressbar=bar if bar is not None else False,
+                                         chunk_size=_CHUNK, timeout=self.timeout)(
+                        url, out, pooch_obj)
+                finally:
+                    out.close()
         finally:
             if bar is not None:
                 bar.close()
@@ -98,6 +127,10 @@ def _download(model: str, weights: Weights, url: str, target: Path, progress: bo
                                       timeout)
     try:
         return Path(store.fetch(weights.file, downloader=downloader))
+    except OversizeError as exc:
+        raise WeightsHashError(model, url, weights.sha256, "not computed (stopped)",
+                               expected_size=weights.size, actual_size=None,
+                               hint=f"{exc}. Nothing was loaded or kept") from None
     except ValueError:  # pooch's hash mismatch: the temporary is already deleted
         if downloader.seen is None:
             raise

@@ -6,7 +6,8 @@ layers' gradients are done, overlapping communication with the rest of backward 
 post-accumulate-grad hooks, MindSpore's overlapped gradient all-reduce).
 
     >>> import sporeling.expression as sx
-    >>> w1 = sx.Parameter(sx.Tensor([1.0]), name="w1"); w2 = sx.Parameter(sx.Tensor([2.0]), name="w2")
+    >>> w1 = sx.Parameter(sx.Tensor([1.0]), name="w1")
+    >>> w2 = sx.Parameter(sx.Tensor([2.0]), name="w2")
     >>> seen = []
     >>> with on_gradient_ready(lambda p, g: seen.append((p.name, g.tolist()))):
     ...     _ = sx.grad(lambda x: ((x * w1) * w2).sum(), None, [w1, w2])(sx.Tensor([3.0]))

@@ -138,3 +138,13 @@ def test_local_backend_failure_is_reported_once_with_its_rank(tmp_path, capfd):
     assert status == 1 and elapsed < 30
     assert err.count("KeyError: 'third rank'") == 1
     assert "(raised on local rank 2 of 3)" in err
+
+
+def test_create_group_with_a_member_that_never_joins_times_out(tmp_path):
+    done, elapsed = _run(mpiexec_command(2, str(_job(tmp_path, "missing_member_job.py")), []))
+    assert done.returncode != 0
+    assert "CollectiveTimeoutError: create_group: rank 0 of group 'world' waited 1.0" in \
+        done.stderr, done.stderr[-3000:]
+    assert "created the group alone" not in done.stdout
+    assert elapsed < 25  # rank 1's 30 s sleep was cut short
+    assert _leftovers(tmp_path) == []

@@ -12,15 +12,21 @@ from __future__ import annotations
 
 import os
 import sys
+import zlib
 
 import numpy as np
 
+from ..errors import CommunicatorError
 from .base import WORLD, Communicator
 from .handle import PollingHandle
 
 __all__ = ["MpiCommunicator", "launched_world_size", "world"]
 
 _LAUNCHER_SIZE_VARS = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "MPI_LOCALNRANKS")
+
+
+GROUP_TAG = 32_000
+"""Tag of ``create_group``'s handshake (user tags stay below ``primitives.GRAD_TAG``)."""
 
 
 def launched_world_size() -> int:
@@ -129,12 +135,37 @@ class MpiCommunicator(Communicator):
     def _create_group(self, name, ranks):
         if self.rank not in ranks:
             return None
+        self._members_present(name, ranks)
         group = self.mpi_comm.Get_group().Incl(ranks)
         try:
             sub = self.mpi_comm.Create_group(group)
         finally:
             group.Free()
         return MpiCommunicator(sub, name)
+
+    def _members_present(self, name: str, ranks: list[int]) -> None:
+        """A bounded handshake before ``MPI_Comm_create_group``, which has no nonblocking
+        form: every member reports to the first, which answers once all came -- a member that
+        never calls is a :class:`CollectiveTimeoutError`, not a hang; members naming the
+        group with other ranks never match (their digest differs)."""
+        digest = np.array([zlib.crc32(repr((name, list(ranks))).encode())], np.int64)
+        leader = ranks[0]
+
+        def step(handle):  # timeouts name create_group, not its messages
+            handle.collective = "create_group"
+            return handle.wait()
+        if self.rank == leader:
+            for r in ranks[1:]:
+                got = step(self.irecv((1,), np.int64, r, GROUP_TAG))
+                if got[0] != digest[0]:
+                    raise CommunicatorError(f"rank {r} creates group {name!r} differently",
+                                            op="create_group", expected=f"ranks {ranks}",
+                                            got=f"another rank list or name from rank {r}")
+            for r in ranks[1:]:
+                step(self.isend(digest, r, GROUP_TAG))
+        else:
+            step(self.isend(digest, leader, GROUP_TAG))
+            step(self.irecv((1,), np.int64, leader, GROUP_TAG))
 
     def close(self) -> None:
         for sub in self.groups.values():

@@ -52,6 +52,7 @@ def test_1f1b_step_equals_one_device(stages, micro, recompute):
         merged.update(got)
         assert report.bubble_fraction == pytest.approx((stages - 1) / (micro + stages - 1))
         assert 0.0 <= report.idle_fraction < 1.0
+        assert report.most_in_flight == min(stages - report.stage, micro)   # 1F1B's bound
     assert set(merged) == set(want)
     for name, g in want.items():
         np.testing.assert_allclose(merged[name], g, rtol=0, atol=1e-10, err_msg=name)

@@ -41,7 +41,8 @@ __all__ = ["PipelineCell", "PipelineTrainOneStepCell", "PipelineReport"]
 class PipelineReport:
     """How this rank's last step went. ``bubble_fraction``: the schedule's idle share
     ``(S - 1) / (M + S - 1)``; ``idle_fraction``: the share of the step this rank spent
-    waiting for activations and gradients (measured)."""
+    waiting for activations and gradients (measured); ``most_in_flight``: the most
+    micro-batches whose forward this rank held at once (1F1B: ``min(S - stage, M)``)."""
     stage: int
     stages: int
     micro_size: int
@@ -49,6 +50,7 @@ class PipelineReport:
     bubble_fraction: float
     idle_fraction: float
     step_seconds: float
+    most_in_flight: int
 
 
 def _numpy(x) -> np.ndarray:
@@ -188,7 +190,7 @@ class PipelineCell(Cell):
         seconds = time.perf_counter() - start
         self.last_report = PipelineReport(stage, len(plan.stages), self.micro_size, replicas,
                                           bubble_fraction(len(plan.stages), self.micro_size),
-                                          link.idle / seconds, seconds)
+                                          link.idle / seconds, seconds, runner.most_in_flight)
         return loss, tuple(by_id.get(id(p)) for p in weights)
 
 

@@ -59,6 +59,7 @@ class StageRunner:
         self.last = stage == len(plan.stages) - 1
         self.first = stage == 0
         self.stash: dict[int, object] = {}      # micro-batch -> what its backward needs
+        self.most_in_flight = 0                 # the most micro-batches stashed at once
         self.out_meta = None                    # (shape, dtype) of this stage's activation
         self.sums = [None] * len(weights)
         self.losses: list = []
@@ -100,6 +101,7 @@ class StageRunner:
             gx, gw = self._split(grads)
             self._accumulate(gw)
             self.stash[i] = gx
+            self.most_in_flight = max(self.most_in_flight, len(self.stash))
             return
         if self.recompute or (self.first and not self.weights):
             with no_grad():
@@ -109,6 +111,7 @@ class StageRunner:
             record = _Recorded(self.run, x, self.weights, not self.first)
             out = _numpy(record.out)
             self.stash[i] = record
+        self.most_in_flight = max(self.most_in_flight, len(self.stash))
         self.out_meta = (out.shape, out.dtype)
         self.link.send_activation(i, out)
 

@@ -3,7 +3,6 @@ never imported the model's source runs the file, Graph mode and grad work on a G
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest

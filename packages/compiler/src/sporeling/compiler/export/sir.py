@@ -7,7 +7,6 @@ target and is renamed over it, so an interrupted save leaves the previous file w
 """
 from __future__ import annotations
 
-import io
 import json
 import os
 import tempfile

@@ -34,7 +34,8 @@ class _Encoder:
 
     def define(self, v: Var) -> dict:
         self.ids[v] = len(self.ids)
-        return {"id": self.ids[v], "shape": list(v.aval.shape), "dtype": _dtype_name(v.aval.dtype)}
+        return {"id": self.ids[v], "shape": list(v.aval.shape),
+                "dtype": _dtype_name(v.aval.dtype)}
 
     def operand(self, v, where: str) -> dict:
         if isinstance(v, Const):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...ir import Const, Graph, Var
+from ...ir import Graph, Var
 from ..errors import ONNXExportError
 from .batch import batch_consts, batch_params
 from .builder import Batch, Builder

@@ -205,3 +205,14 @@ def test_a_bad_out_buffer_says_what_was_expected():
     with pytest.raises(ShapeError, match=r"expected a writeable C-contiguous float64 array of "
                                          r"shape \(3, 4\), got ndarray float32\[3, 4\]"):
         run_local(2, lambda: current().all_reduce(_data(0), out=np.empty((3, 4), np.float32)))
+
+
+def test_receives_match_sends_in_posting_order():
+    def job():
+        comm = current()
+        if comm.rank == 0:
+            first, second = comm.irecv((1,), np.float64, 1), comm.irecv((1,), np.float64, 1)
+            return second.wait()[0], first.wait()[0]
+        comm.send(np.array([1.0]), 0)
+        comm.send(np.array([2.0]), 0)
+    assert run_local(2, job)[0] == (2.0, 1.0)

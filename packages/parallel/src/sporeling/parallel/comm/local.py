@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections import deque
 
 import numpy as np
 
@@ -40,12 +39,22 @@ class _Round:
         self.taken = 0
 
 
+class _Mailbox:
+    """Messages from one member to another with one tag, matched to receives in the order
+    both were posted (MPI's non-overtaking rule): receive number k takes message number k."""
+
+    def __init__(self):
+        self.messages: dict[int, np.ndarray] = {}
+        self.sent = 0
+        self.posted = 0
+
+
 class _LocalGroup:
     def __init__(self, name: str, world_ranks: tuple[int, ...]):
         self.name, self.world_ranks = name, world_ranks
         self.next_round = [0] * len(world_ranks)
         self.rounds: dict[int, _Round] = {}
-        self.mailboxes: dict[tuple[int, int, int], deque] = {}  # (src, dst, tag) -> arrays
+        self.mailboxes: dict[tuple[int, int, int], _Mailbox] = {}  # key: (src, dst, tag)
 
 
 class LocalWorld:
@@ -187,25 +196,29 @@ class LocalCommunicator(Communicator):
     # ---- point to point -----------------------------------------------------------------------
     def _start_send(self, buf, dest, tag):
         with self._world.cond:
-            key = (self.rank, dest, tag)
-            self._group.mailboxes.setdefault(key, deque()).append(buf.copy())
+            box = self._group.mailboxes.setdefault((self.rank, dest, tag), _Mailbox())
+            box.messages[box.sent] = buf.copy()
+            box.sent += 1
             self._world.cond.notify_all()
         return DoneHandle("send", self)
 
     def _start_recv(self, shape, dtype, source, tag):
-        box = self._group.mailboxes.setdefault((source, self.rank, tag), deque())
         cond = self._world.cond
+        with cond:
+            box = self._group.mailboxes.setdefault((source, self.rank, tag), _Mailbox())
+            ticket = box.posted
+            box.posted += 1
 
         def finish():
             with cond:
-                got = box.popleft()
+                got = box.messages.pop(ticket)
             if got.shape != shape or got.dtype != dtype:
                 raise CommunicatorError("received array does not match", op="recv",
                                         expected=f"shape {shape} {dtype} from rank {source}",
                                         got=f"shape {got.shape} {got.dtype}")
             return got
         detail = lambda: f"no message from rank {source} with tag {tag}"  # noqa: E731
-        return _LocalHandle("recv", self, lambda: bool(box), finish, detail)
+        return _LocalHandle("recv", self, lambda: box.sent > ticket, finish, detail)
 
     # ---- groups ------------------------------------------------------------------------------
     def _create_group(self, name, ranks):

@@ -224,3 +224,37 @@ def test_one_stage_runs_without_init_as_gradient_accumulation():
     assert abs(float(loss) - want_loss) <= 1e-10
     for p, g in zip(net.trainable_params(), grads):
         np.testing.assert_allclose(g, want[p.name], rtol=0, atol=1e-10)
+
+
+def test_two_stages_x_two_replicas_with_the_sharded_optimizer_equal_one_device():
+    """pipeline_stages=2 on 4 ranks with enable_parallel_optimizer: Adam's state split over
+    each stage's two replicas; three steps end on one device's parameters."""
+    from sporeling.parallel.zero import ShardedOptimizer
+    x, y = data(batch=16)
+    net1 = mlp()
+    step1 = nn.TrainOneStepCell(nn.WithLossCell(net1, nn.MSELoss()),
+                                Adam(net1.trainable_params(), 0.01))
+    want_losses = [float(step1(x, y)) for _ in range(3)]
+    want = params(net1)
+    set_auto_parallel_context(pipeline_stages=2, enable_parallel_optimizer=True)
+
+    def rank():
+        net = mlp(stages=SPLITS[2])
+        pipe = PipelineCell(nn.WithLossCell(net, nn.MSELoss()), micro_size=2)
+        step = PipelineTrainOneStepCell(pipe, Adam(net.trainable_params(), 0.01))
+        losses = [float(step(x, y)) for _ in range(3)]
+        assert isinstance(step.optimizer, ShardedOptimizer)
+        stage = pipe.last_report.stage
+        owned = [p.name for i, d in enumerate(net) if SPLITS[2][i] == stage
+                 for p in d.trainable_params()]
+        return losses, {k: v for k, v in params(net).items() if k in owned}, \
+            step.optimizer.memory_report()
+
+    merged = {}
+    for losses, got, memory in run_local(4, rank):
+        np.testing.assert_allclose(losses, want_losses, rtol=0, atol=1e-10)
+        for name, w in got.items():
+            np.testing.assert_allclose(w, want[name], rtol=0, atol=1e-10, err_msg=name)
+        merged.update(got)
+        assert memory["ranks"] == 2 and memory["ratio"] <= 0.5 + 0.05
+    assert set(merged) == set(want)

@@ -168,10 +168,18 @@ class PipelineCell(Cell):
         return self._share_loss(comm, losses, last, replicas)
 
     # ---- training step -------------------------------------------------------------------------
+    def stage_group(self) -> str | None:
+        """The name of the group of ranks running this rank's stage (its data-parallel
+        replicas; made on first use, by its members), None with one rank per stage."""
+        comm, _plan, stage, _replica, replicas, _link = self._placement()
+        return _replica_group(comm, stage, replicas) if replicas > 1 else None
+
     @located
-    def value_and_grad(self, *inputs, weights=None):
+    def value_and_grad(self, *inputs, weights=None, reduce_replicas: bool = True):
         """One 1F1B step: ``(loss, gradients)``; the gradients follow ``weights`` (default:
-        the network's trainable parameters) and are None for another stage's parameters."""
+        the network's trainable parameters) and are None for another stage's parameters.
+        ``reduce_replicas=False`` leaves each replica its own gradients (for a caller that
+        reduces them itself: the sharded optimizer reduce-scatters them)."""
         start = time.perf_counter()
         comm, plan, stage, replica, replicas, link = self._placement()
         micro = self._micro_inputs(inputs, replica, replicas)
@@ -183,7 +191,7 @@ class PipelineCell(Cell):
             runner.forward(i) if kind == "F" else runner.backward(i)
         link.finish()
         grads = runner.gradients(1.0 / self.micro_size if self.reduction == "mean" else 1.0)
-        if replicas > 1 and grads:
+        if replicas > 1 and grads and reduce_replicas:
             grads = _average_over_replicas(comm, stage, replicas, grads)
         loss = self._share_loss(comm, runner.losses, runner.last, replicas)
         by_id = {id(p): g for p, g in zip(own, grads)}
@@ -194,11 +202,17 @@ class PipelineCell(Cell):
         return loss, tuple(by_id.get(id(p)) for p in weights)
 
 
+def _replica_group(comm, stage: int, replicas: int) -> str:
+    """The name of the group of ranks running ``stage`` (made on first use, by them)."""
+    name = f"pipeline-stage-{stage}-x{replicas}"
+    if name not in comm.groups:
+        comm.create_group(name, range(stage * replicas, (stage + 1) * replicas))
+    return name
+
+
 def _average_over_replicas(comm, stage: int, replicas: int, grads: list) -> list:
     """The gradients averaged over the ranks running the same stage (one fused all-reduce)."""
-    name = f"pipeline-stage-{stage}-x{replicas}"
-    sub = comm.groups.get(name) or comm.create_group(
-        name, range(stage * replicas, (stage + 1) * replicas))
+    sub = comm.groups[_replica_group(comm, stage, replicas)]
     flat = np.concatenate([g.ravel() for g in grads])
     flat = sub.all_reduce(flat, "mean")
     out, at = [], 0
@@ -210,7 +224,11 @@ def _average_over_replicas(comm, stage: int, replicas: int, grads: list) -> list
 
 class PipelineTrainOneStepCell(Cell):
     """One 1F1B training step of a :class:`PipelineCell`: each rank updates its own stage's
-    parameters (the others get gradient None, which optimizers skip); returns the loss."""
+    parameters (the others get gradient None, which optimizers skip); returns the loss.
+
+    With ``enable_parallel_optimizer`` and several ranks per stage, the optimizer is
+    sharded over the stage's replicas on the first step (ZeRO-1): the replicas' gradients
+    are reduce-scattered instead of all-reduced."""
 
     def __init__(self, network: PipelineCell, optimizer):
         super().__init__(auto_prefix=False)
@@ -220,6 +238,7 @@ class PipelineTrainOneStepCell(Cell):
                                 got=type(network).__name__)
         self.network = network
         self.optimizer = optimizer
+        self._sharded: bool | None = None  # decided on the first step
 
     @located
     def __call__(self, *inputs):
@@ -228,7 +247,22 @@ class PipelineTrainOneStepCell(Cell):
         return self.construct(*inputs)
 
     def construct(self, *inputs):
-        loss, grads = self.network.value_and_grad(*inputs,
-                                                  weights=self.optimizer.parameters)
+        if self._sharded is None:
+            self._sharded = self._shard_optimizer()
+        loss, grads = self.network.value_and_grad(*inputs, weights=self.optimizer.parameters,
+                                                  reduce_replicas=not self._sharded)
         self.optimizer(grads)
         return loss
+
+    def _shard_optimizer(self) -> bool:
+        from sporeling.expression.optim import Optimizer
+
+        from ..zero.optimizer import ShardedOptimizer
+        if not get_context("enable_parallel_optimizer") or \
+                not isinstance(self.optimizer, Optimizer):
+            return False
+        group = self.network.stage_group()
+        if group is None:
+            return False
+        self.optimizer = ShardedOptimizer(self.optimizer, group, reduce_gradients="mean")
+        return True

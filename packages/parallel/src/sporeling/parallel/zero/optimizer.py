@@ -107,53 +107,51 @@ class ShardedOptimizer:
             out.append(g)
         return out
 
-    def _my_gradients(self, dt, slots, grads) -> dict[int, np.ndarray]:
+    def _my_gradients(self, dt, entries, width, grads) -> dict[int, np.ndarray]:
         """This rank's chunk of each gradient (reduce-scattered when they are local)."""
         if self.reduce_gradients is None:
             return {s.index: grads[s.index].reshape(-1)[slice(*self.layout.bounds(s))]
-                    .astype(dt, copy=False) for s in slots if grads[s.index] is not None}
-        flats = {s.index: (np.zeros(s.size, dt) if grads[s.index] is None else
-                           grads[s.index].reshape(-1).astype(dt, copy=False)) for s in slots}
-        mine = self.comm.reduce_scatter(self.layout.pack_all(dt, flats),
+                    .astype(dt, copy=False) for s, _off in entries}
+        flats = {s.index: grads[s.index].reshape(-1).astype(dt, copy=False)
+                 for s, _off in entries}
+        mine = self.comm.reduce_scatter(self.layout.pack_all(dt, entries, width, flats),
                                         self.reduce_gradients)[0]
         out = {}
-        for s in slots:
-            if grads[s.index] is not None:
-                lo, hi = self.layout.bounds(s)
-                out[s.index] = mine[s.offset:s.offset + hi - lo]
+        for s, offset in entries:
+            lo, hi = self.layout.bounds(s)
+            out[s.index] = mine[offset:offset + hi - lo]
         return out
 
     @located
     def __call__(self, gradients) -> bool:
-        """One update: each rank steps its shards, then every rank gets every parameter."""
+        """One update: each rank steps its shards, then every rank gets every parameter
+        (those given a gradient; the ranks of the group must agree on which)."""
         opt = self.optimizer
         grads = self._checked(gradients)
         params = opt.parameters
         lrs = [lr.at(opt.global_step) for lr in opt._group_lrs]
         inv_scale = 1.0 / opt.loss_scale
-        for dt, slots in self.layout.groups.items():
-            my_grads = self._my_gradients(dt, slots, grads)
-            mine = np.zeros(self.layout.width[dt], dt)
-            for s in slots:
+        active = {i for i, g in enumerate(grads) if g is not None}
+        for dt, (entries, width) in self.layout.arrange(active).items():
+            my_grads = self._my_gradients(dt, entries, width, grads)
+            mine = np.zeros(width, dt)
+            for s, offset in entries:
                 lo, hi = self.layout.bounds(s)
                 w = to_numpy(params[s.index]).reshape(-1)[lo:hi].astype(dt, copy=True)
-                g = my_grads.get(s.index)
-                if g is not None:
-                    if inv_scale != 1.0:
-                        g = g * inv_scale
-                    wd = opt._decays[s.index]
-                    if wd and not opt._decoupled_weight_decay:
-                        g = g + wd * w
-                    if self._states[s.index] is None:
-                        self._states[s.index] = opt._init_state(w)
-                    w = opt._update(w, g, self._states[s.index],
-                                    lrs[opt._group_of[s.index]], wd)
-                mine[s.offset:s.offset + hi - lo] = w
+                g = my_grads[s.index]
+                if inv_scale != 1.0:
+                    g = g * inv_scale
+                wd = opt._decays[s.index]
+                if wd and not opt._decoupled_weight_decay:
+                    g = g + wd * w
+                if self._states[s.index] is None:
+                    self._states[s.index] = opt._init_state(w)
+                mine[offset:offset + hi - lo] = opt._update(
+                    w, g, self._states[s.index], lrs[opt._group_of[s.index]], wd)
             gathered = self.comm.all_gather(mine).reshape(self.comm.size, -1)
-            for s in slots:
-                if grads[s.index] is not None:
-                    p = params[s.index]
-                    write(p, self.layout.unpack(dt, gathered, s).reshape(to_numpy(p).shape))
+            for s, offset in entries:
+                p = params[s.index]
+                write(p, self.layout.unpack(gathered, s, offset).reshape(to_numpy(p).shape))
         opt.global_step += 1
         return True
 
@@ -165,15 +163,11 @@ class ShardedOptimizer:
         what one unsharded optimizer holds (for the parameters stepped so far), their
         ``ratio``, and ``parameter_bytes`` (every rank keeps whole parameters: stage 1)."""
         here = whole = 0
-        for slots in self.layout.groups.values():
-            for s in slots:
-                state = self._states[s.index]
-                if not state:
-                    continue
-                for value in state.values():
-                    if isinstance(value, np.ndarray):
-                        here += value.nbytes
-                        whole += value.itemsize * s.size
+        for s in self.layout.slots:
+            for value in (self._states[s.index] or {}).values():
+                if isinstance(value, np.ndarray):
+                    here += value.nbytes
+                    whole += value.itemsize * s.size
         params = sum(to_numpy(p).nbytes for p in self.optimizer.parameters)
         return {"rank": self.comm.rank, "ranks": self.comm.size, "state_bytes": here,
                 "unsharded_state_bytes": whole, "ratio": here / whole if whole else 0.0,

@@ -163,3 +163,43 @@ def test_save_replaces_atomically(tmp_path):
     with pytest.raises(SIRError):
         save_sir(g, path)
     assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["m.sir"]
+
+
+def _leaves(node, path=()):
+    """Every (path, value) of a JSON document, containers included."""
+    yield path, node
+    items = node.items() if isinstance(node, dict) else (
+        enumerate(node) if isinstance(node, list) else ())
+    for k, v in items:
+        yield from _leaves(v, path + (k,))
+
+
+_JUNK = [None, True, -1, 10**9, 0.5, "x", "float32", "add", [], [1, "a"], {}, {"v": 0},
+         {"$tuple": 3}, {"$dtype": "nope"}, {"$slice": ["a"]}, {"$exception": "ValueError",
+                                                               "args": 5}]
+
+
+def test_random_damage_is_always_a_sir_error(tmp_path):
+    """300 random edits of graph.json values and truncations: a SIRError or a graph that
+    loads, never another exception."""
+    rng = np.random.default_rng(1)
+    x = np.zeros((2, 3), np.float32)
+    g = make_graph(lambda x: ops.sum(ops.cast(ops.getitem(ops.exp(x), (slice(None), 1)),
+                                              np.float64)), x)
+    path = save_sir(g, tmp_path / "m.sir")
+    original = path.read_bytes()
+    with zipfile.ZipFile(path) as z:
+        doc = json.loads(z.read("graph.json"))
+    spots = [p for p, _ in _leaves(doc) if p]
+    for trial in range(300):
+        path.write_bytes(original)
+        if trial % 3 == 0:
+            path.write_bytes(original[:int(rng.integers(0, len(original)))])
+        else:
+            spot = spots[int(rng.integers(len(spots)))]
+            junk = _JUNK[int(rng.integers(len(_JUNK)))]
+            _rewrite(path, _set(*spot, value=junk))
+        try:
+            load_sir(path)
+        except SIRError:
+            pass

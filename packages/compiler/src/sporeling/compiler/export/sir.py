@@ -104,8 +104,12 @@ def load_sir(path) -> tuple[Graph, dict]:
                        got=repr(version), hint="a newer Sporeling wrote it; upgrade to read it")
     if blob is None:
         raise SIRError(f"{CONSTANTS_MEMBER} is missing", where=where)
+    meta = doc.get("meta") or {}
+    if not isinstance(meta, dict):
+        raise SIRError("a malformed meta section", where=where, expected="a JSON object",
+                       got=type(meta).__name__)
     consts = _constants(blob, where)
-    return decode_graph(doc.get("graph"), consts, where), dict(doc.get("meta") or {})
+    return decode_graph(doc.get("graph"), consts, where), dict(meta)
 
 
 def _constants(blob: bytes, where: str) -> dict[str, np.ndarray]:

@@ -219,9 +219,20 @@ class _Decoder:
 def decode_graph(data: dict, consts: dict[str, np.ndarray], path: str = "<memory>") -> Graph:
     """The graph ``data`` describes (see :func:`encode_graph`), checked by ``verify``."""
     from ..ir import IRError, verify
-    graph = _Decoder(consts, path).graph(data)
+    # the file is untrusted: whatever a malformed entry makes a constructor or a rule
+    # raise (TypeError from slice(), ShapeError from an abstract rule...) is its damage
+    try:
+        graph = _Decoder(consts, path).graph(data)
+    except SIRError:
+        raise
+    except Exception as exc:
+        raise SIRError("a malformed graph section", where=path,
+                       got=f"{type(exc).__name__}: {exc}") from exc
     try:
         verify(graph)
     except IRError as exc:
         raise SIRError(f"the stored graph is malformed: {exc.detail}", where=path) from exc
+    except Exception as exc:
+        raise SIRError("the stored graph is malformed", where=path,
+                       got=f"{type(exc).__name__}: {exc}") from exc
     return graph

@@ -8,7 +8,8 @@ __all__ = ["LeNet5", "DigitsMLP"]
 
 
 class LeNet5(nn.Cell):
-    """LeNet-5's shape, sized for 8x8 inputs: two conv+ReLU+max-pool stages (8x8 -> 4x4 ->
+    """LeNet-5 (LeCun, Bottou, Bengio and Haffner, "Gradient-Based Learning Applied to
+    Document Recognition", Proc. IEEE 1998), its shape sized for 8x8 inputs: two conv+ReLU+max-pool stages (8x8 -> 4x4 ->
     2x2), then three dense layers. Input (N, 1, 8, 8), output logits (N, num_classes).
 
         >>> import numpy as np
@@ -34,7 +35,8 @@ class LeNet5(nn.Cell):
 
 
 class DigitsMLP(nn.Cell):
-    """A 64-256-128-10 perceptron over flattened 8x8 images."""
+    """A 64-256-128-10 multilayer perceptron over flattened 8x8 images (Rumelhart, Hinton
+    and Williams, "Learning representations by back-propagating errors", Nature 1986)."""
 
     def __init__(self, num_classes: int = 10, hidden: tuple[int, int] = (256, 128)):
         super().__init__()

@@ -38,6 +38,13 @@ from .train import Model  # noqa: E402
 
 __all__ += ["nn", "optim", "serialization", "train", "Model", "save_checkpoint",
             "load_checkpoint", "load_param_into_net"]
+
+from . import deploy  # noqa: E402  (quantisation and pruning: build on nn and train)
+from .deploy import (PruningCallback, load_quantized, prune,  # noqa: E402
+                     quantize)
+
+__all__ += ["deploy", "quantize", "load_quantized", "prune", "PruningCallback"]
+
 from .export import GraphCell, export, load  # noqa: E402  (export/load: SIR and ONNX)
 
 __all__ += ["export", "load", "GraphCell"]

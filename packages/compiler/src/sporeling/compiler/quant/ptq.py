@@ -49,11 +49,13 @@ __all__ = ["QuantizedOp", "QuantSite", "quantizable_sites", "Calibrator", "build
 @dataclass(frozen=True)
 class QuantSite:
     """A float equation the pass can quantise: its key, the equation, its float weight as
-    the equation consumes it and the weight's output-channel axis."""
+    the equation consumes it, the weight's output-channel axis and the Const holding the
+    weight in the graph (before a transpose: tells the caller which parameter it was)."""
     key: str
     eq: Equation
     weight: np.ndarray
     axis: int
+    source: Const
 
 
 @dataclass
@@ -68,14 +70,15 @@ class QuantizedOp:
     input_zero_point: int
 
 
-def _const_weight(v, producers) -> np.ndarray | None:
-    """The constant ``v`` stands for: a Const, or ``transpose`` of one (a Dense layer)."""
+def _const_weight(v, producers) -> tuple[np.ndarray, Const] | tuple[None, None]:
+    """The constant ``v`` stands for and its Const: a Const, or ``transpose`` of one (a
+    Dense layer's weight)."""
     if isinstance(v, Const):
-        return v.value
+        return v.value, v
     eq = producers.get(v)
     if eq is not None and eq.prim.name == "transpose" and isinstance(eq.inputs[0], Const):
-        return np.transpose(eq.inputs[0].value, eq.params["axes"])
-    return None
+        return np.transpose(eq.inputs[0].value, eq.params["axes"]), eq.inputs[0]
+    return None, None
 
 
 def quantizable_sites(graph: Graph) -> list[QuantSite]:
@@ -86,13 +89,13 @@ def quantizable_sites(graph: Graph) -> list[QuantSite]:
         name = eq.prim.name
         if name not in ("conv2d", "matmul") or eq.outputs[0].aval.dtype != np.float32:
             continue
-        w = _const_weight(eq.inputs[1], producers)
+        w, source = _const_weight(eq.inputs[1], producers)
         if w is None or w.dtype != np.float32:
             continue
         if name == "matmul" and (w.ndim != 2 or len(eq.inputs[0].aval.shape) != 2):
             continue
         axis = 0 if name == "conv2d" else 1
-        sites.append(QuantSite(f"{len(sites)}.{name}", eq, w, axis))
+        sites.append(QuantSite(f"{len(sites)}.{name}", eq, w, axis, source))
     return sites
 
 

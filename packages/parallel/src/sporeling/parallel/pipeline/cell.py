@@ -176,8 +176,9 @@ class PipelineCell(Cell):
 
     @located
     def value_and_grad(self, *inputs, weights=None, reduce_replicas: bool = True):
-        """One 1F1B step: ``(loss, gradients)``; the gradients follow ``weights`` (default:
-        the network's trainable parameters) and are None for another stage's parameters.
+        """One 1F1B step: ``(loss, gradients)``; the gradients (NumPy arrays) follow
+        ``weights`` (default: the network's trainable parameters) and are None for another
+        stage's parameters.
         ``reduce_replicas=False`` leaves each replica its own gradients (for a caller that
         reduces them itself: the sharded optimizer reduce-scatters them)."""
         start = time.perf_counter()

@@ -104,3 +104,13 @@ def test_bad_arguments_exit_2(capsys):
         main(["zoo", "train", "mlp", "--seed", "-1"])
     assert info.value.code == 2 and "expected an integer >= 0" in capsys.readouterr().err
     assert main(["zoo", "pull"]) == 2
+
+
+def test_the_shipped_lenet5_evaluates_offline_to_its_recorded_metric(tmp_path, monkeypatch,
+                                                                    capsys):
+    monkeypatch.setenv("SPORELING_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SPORELING_OFFLINE", "1")  # a package:// file needs no network
+    assert main(["zoo", "eval", "lenet5"]) == 0
+    row = re.search(r"^test_accuracy +(\S+) +(\S+)$", capsys.readouterr().out, re.M)
+    assert row and row.group(1) == row.group(2) and float(row.group(2)) >= 0.98
+    assert not (tmp_path / "home").exists()  # read in place: nothing copied to the cache

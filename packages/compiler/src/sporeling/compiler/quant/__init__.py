@@ -6,6 +6,7 @@ See the "Quantisation" section of the package README."""
 from .observers import (OBSERVERS, MinMaxObserver, MSEObserver, Observer, PercentileObserver,
                         make_observer, qparams_from_range, quantize_weight_per_channel)
 from .primitives import dequantize, qconv2d, qmatmul, quantize
+from .onnx_qdq import to_qdq  # also registers quantize/dequantize with the ONNX export
 from .ptq import (Calibrator, QuantizedOp, QuantSite, build_table, post_training_quantize,
                   ptq_pass, quantizable_sites, quantize_graph)
 
@@ -13,4 +14,4 @@ __all__ = ["quantize", "dequantize", "qconv2d", "qmatmul", "Observer", "MinMaxOb
            "PercentileObserver", "MSEObserver", "OBSERVERS", "make_observer",
            "qparams_from_range", "quantize_weight_per_channel", "QuantSite", "QuantizedOp",
            "quantizable_sites", "Calibrator", "build_table", "quantize_graph", "ptq_pass",
-           "post_training_quantize"]
+           "post_training_quantize", "to_qdq"]

@@ -136,9 +136,13 @@ def make_observer(kind) -> Observer:
     return kind()
 
 
-def quantize_weight_per_channel(w: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def quantize_weight_per_channel(w: np.ndarray, axis: int = 0, *,
+                                reduce_range: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Symmetric int8 per channel along ``axis``: ``(q, scale)`` with
-    ``w ≈ q * scale`` (scale broadcast along ``axis``), ``q`` in ``[-127, 127]``.
+    ``w ≈ q * scale`` (scale broadcast along ``axis``), ``q`` in ``[-127, 127]``
+    (``[-63, 63]`` with ``reduce_range``: x86 int8 kernels without VNNI, such as
+    onnxruntime's on AVX2, add pairs of uint8 x int8 products in int16 and saturate on
+    full-range weights).
 
         >>> q, s = quantize_weight_per_channel(np.float32([[1.0, -0.5], [0.0, 0.0]]))
         >>> q.tolist(), s.tolist()
@@ -148,8 +152,9 @@ def quantize_weight_per_channel(w: np.ndarray, axis: int = 0) -> tuple[np.ndarra
     axis = axis % w.ndim
     others = tuple(i for i in range(w.ndim) if i != axis)
     amax = np.max(np.abs(w), axis=others) if others else np.abs(w)
-    scale = np.where(amax > 0, amax / 127.0, 1.0).astype(np.float32)
+    qmax = 63 if reduce_range else 127
+    scale = np.where(amax > 0, amax / qmax, 1.0).astype(np.float32)
     shape = [1] * w.ndim
     shape[axis] = -1
-    q = np.clip(np.rint(w / scale.reshape(shape)), -127, 127).astype(np.int8)
+    q = np.clip(np.rint(w / scale.reshape(shape)), -qmax, qmax).astype(np.int8)
     return q, scale

@@ -127,14 +127,17 @@ class Calibrator:
         return {k: obs.qparams() for k, obs in self.observers.items()}
 
 
-def build_table(graph: Graph, activations: dict[str, tuple[float, int]]) -> dict:
-    """Site key -> :class:`QuantizedOp`: ``graph``'s weights quantised per channel, with the
+def build_table(graph: Graph, activations: dict[str, tuple[float, int]], *,
+                reduce_range: bool = False) -> dict:
+    """Site key -> :class:`QuantizedOp`: ``graph``'s weights quantised per channel (7-bit
+    with ``reduce_range``, see :func:`~.observers.quantize_weight_per_channel`), with the
     calibrated activation parameters (sites without them are left out: they stay float)."""
     table = {}
     for site in quantizable_sites(graph):
         if site.key not in activations:
             continue
-        q, scale = quantize_weight_per_channel(site.weight, site.axis)
+        q, scale = quantize_weight_per_channel(site.weight, site.axis,
+                                               reduce_range=reduce_range)
         s_x, z_x = activations[site.key]
         table[site.key] = QuantizedOp(site.eq.prim.name, q, scale, site.axis, float(s_x),
                                       int(z_x))
@@ -194,7 +197,8 @@ def ptq_pass(table: dict) -> Pass:
 
 
 def post_training_quantize(graph: Graph, batches: Iterable, *, observer="minmax",
-                           num_batches: int | None = None) -> tuple[Graph, dict]:
+                           num_batches: int | None = None,
+                           reduce_range: bool = False) -> tuple[Graph, dict]:
     """Calibrate on ``batches`` (tuples of ``graph``'s inputs; the first ``num_batches``)
     and quantise: ``(quantised graph, table)``."""
     cal = Calibrator(observer)
@@ -207,5 +211,5 @@ def post_training_quantize(graph: Graph, batches: Iterable, *, observer="minmax"
                       where=graph.name, expected="at least one batch and one conv2d/matmul "
                                                  "with a constant weight",
                       got=f"{len(quantizable_sites(graph))} quantisable operations")
-    table = build_table(graph, cal.qparams())
+    table = build_table(graph, cal.qparams(), reduce_range=reduce_range)
     return quantize_graph(graph, table), table

@@ -4,6 +4,7 @@
     qnet = sx.quantize(net, calibration_batches, num_batches=8, observer="percentile")
     qnet(x)                                # int8 conv/matmul, int32 accumulation
     qnet.save("lenet_int8.safetensors")    # ~0.27x the float checkpoint
+    qnet.export_onnx("lenet_int8.onnx", x)  # QDQ form, for onnxruntime
     qnet = sx.load_quantized(make_lenet(), "lenet_int8.safetensors")
 """
 from __future__ import annotations
@@ -85,6 +86,25 @@ class QuantizedCell(Cell):
     def construct(self, x):
         return self(x)
 
+    def export_onnx(self, path, example, *, dynamic_batch: bool = True):
+        """Write the quantised network as an ONNX model in QDQ form (int8 weights as
+        initializers, QuantizeLinear/DequantizeLinear around float Conv/MatMul; opset 17),
+        its input's axis 0 a dynamic ``batch`` dimension unless ``dynamic_batch=False``.
+        Returns the path."""
+        from sporeling.compiler.export import ExportError
+        from sporeling.compiler.export.onnx import save_onnx
+        from sporeling.compiler.quant import to_qdq
+        x = np.asarray(as_array(example), np.float32)
+        if dynamic_batch and x.ndim == 0:
+            raise ExportError("a dynamic batch axis needs an example with a batch axis",
+                              op="export_onnx", got="a scalar example")
+        graph = to_qdq(self.graph_for(x)[0])
+        kwargs = {}
+        if dynamic_batch:
+            bigger = np.concatenate([x, x[:1]])  # the same network at batch + 1
+            kwargs = dict(batch_graph=to_qdq(self.graph_for(bigger)[0]), batch=len(x))
+        return save_onnx(graph, path, input_names=["input"], **kwargs)
+
     def save(self, path: str) -> None:
         """int8 weights, their per-channel scales, the activations' scale and zero point,
         and the float Parameters the pass does not quantise (biases), in safetensors."""
@@ -108,11 +128,14 @@ def _param_names(frozen, sites) -> dict:
 
 
 def quantize(net: Cell, calibration_data, *, num_batches: int = 8, batch_size: int = 64,
-             observer="minmax") -> QuantizedCell:
+             observer="minmax", reduce_range: bool = False) -> QuantizedCell:
     """Post-training int8 quantisation of ``net``: its convolutions and Dense layers get
     per-channel symmetric int8 weights, their inputs int8 parameters from an observer
     (``"minmax"``, ``"percentile"``, ``"mse"`` or an Observer class) calibrated on the first
-    ``num_batches`` batches of ``calibration_data`` (see :func:`_batches`)."""
+    ``num_batches`` batches of ``calibration_data`` (an array split into ``batch_size``
+    rows, a sporeling.data Dataset, or an iterable of arrays / Tensors / tuples / dicts).
+    ``reduce_range``: 7-bit weights, for onnxruntime's int8 kernels on x86 CPUs without
+    VNNI, which saturate on full-range weights (see the compiler README)."""
     batches = _batches(calibration_data, num_batches, batch_size)
     cal = Calibrator(observer)
     graphs = {}
@@ -127,7 +150,7 @@ def quantize(net: Cell, calibration_data, *, num_batches: int = 8, batch_size: i
         raise SporelingError("nothing to quantise: no convolution or Dense layer with "
                              "constant weights", op="quantize", where=type(net).__name__,
                              expected="conv2d or 2-D matmul operations")
-    table = build_table(frozen.graph, cal.qparams())
+    table = build_table(frozen.graph, cal.qparams(), reduce_range=reduce_range)
     return QuantizedCell(net, table, _param_names(frozen, sites))
 
 

@@ -2,19 +2,17 @@
 import numpy as np
 import pytest
 
-import sporeling.data as sd
 import sporeling.expression as sx
 from sporeling.core import SporelingError, set_seed
 from sporeling.expression.deploy import Pruner, PruningCallback, prune
 
-from deploy_lenet import accuracy, digits, trained_lenet
+from deploy_lenet import Batches, accuracy, digits, trained_lenet
 
 
 def _fine_tune(net, epochs, callbacks, lr=0.002):
     split = digits()
     set_seed(1)
-    data = sd.NumpySlicesDataset((split.train_x, split.train_y), ["image", "label"]) \
-        .shuffle(len(split.train_y)).batch(32)
+    data = Batches(split.train_x, split.train_y, 32, seed=1)
     model = sx.Model(net, loss_fn=sx.nn.CrossEntropyLoss(),
                      optimizer=sx.nn.Adam(net.trainable_params(), learning_rate=lr))
     with sx.context(mode=sx.GRAPH_MODE):

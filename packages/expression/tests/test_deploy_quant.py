@@ -4,13 +4,12 @@ import os
 import numpy as np
 import pytest
 
-import sporeling.data as sd
 import sporeling.expression as sx
 from sporeling.expression.deploy import QuantizedCell, load_quantized, quantize
 from sporeling.core import SporelingError
 from sporeling.expression.serialization import CheckpointError
 
-from deploy_lenet import accuracy, digits, make_lenet, trained_lenet
+from deploy_lenet import LeNet5, accuracy, digits, make_lenet, trained_lenet
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +75,6 @@ def test_a_float_checkpoint_is_not_taken_for_a_quantised_file(float_net, tmp_pat
 def test_a_file_for_another_architecture_is_refused_naming_the_layer(qnet, tmp_path):
     path = tmp_path / "int8.safetensors"
     qnet.save(path)
-    from sporeling.zoo.models.digits import LeNet5
     with pytest.raises(CheckpointError, match=r"does not fit the network; expected a "
                                               r"Parameter 'features.0.weight' of shape "
                                               r"\(32, 1, 3, 3\), got \(16, 1, 3, 3\) \(at "
@@ -84,9 +82,24 @@ def test_a_file_for_another_architecture_is_refused_naming_the_layer(qnet, tmp_p
         load_quantized(LeNet5(channels=(16, 64)), path)
 
 
-def test_calibration_data_may_be_a_dataset_and_must_not_be_empty(float_net):
+class _Dataset:
+    """What quantize reads of a sporeling.data Dataset: create_tuple_iterator."""
+
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+    def create_tuple_iterator(self, num_epochs=-1):
+        return ((self.x[i:i + 50], self.y[i:i + 50]) for i in range(0, len(self.y), 50))
+
+
+@pytest.mark.parametrize("kind", ["dataset", "tuples", "dicts", "tensors"])
+def test_calibration_data_may_be_any_batch_source_and_must_not_be_empty(float_net, kind):
     split = digits()
-    data = sd.NumpySlicesDataset((split.train_x, split.train_y), ["image", "label"]).batch(50)
+    x, y = split.train_x, split.train_y
+    data = {"dataset": _Dataset(x, y),
+            "tuples": [(x[i:i + 50], y[i:i + 50]) for i in range(0, 100, 50)],
+            "dicts": [{"image": x[i:i + 50], "label": y[i:i + 50]} for i in range(0, 100, 50)],
+            "tensors": [sx.Tensor(x[i:i + 50]) for i in range(0, 100, 50)]}[kind]
     q = quantize(float_net, data, num_batches=2)
     assert accuracy(q, split.test_x, split.test_y) > 0.85
     with pytest.raises(SporelingError,

@@ -47,8 +47,8 @@ class Pruner:
     axis 0; the last layer is left out by default); ``scope``: one sparsity per ``"layer"``
     or one magnitude threshold over all (``"global"``, unstructured only). The default is
     global for unstructured pruning (small layers such as the first convolution keep more
-    of their few weights: on the digits LeNet at 80%, 98% accuracy after fine-tuning where
-    per-layer pruning reached 94%) and per layer for channels."""
+    of their few weights: on the digits LeNet at 80%, 98.9% accuracy after fine-tuning where
+    per-layer pruning reached 97.2%) and per layer for channels."""
 
     def __init__(self, net, *, mode: str = "unstructured", scope: str | None = None,
                  params=None):

@@ -1,5 +1,4 @@
 """sx.prune and sx.PruningCallback on the digits LeNet: 80% sparsity within a point."""
-import numpy as np
 import pytest
 
 import sporeling.expression as sx

@@ -105,3 +105,12 @@ def test_calibration_data_may_be_any_batch_source_and_must_not_be_empty(float_ne
     with pytest.raises(SporelingError,
                        match="no calibration data.*expected at least one batch"):
         quantize(float_net, [], num_batches=2)
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_model_eval_runs_the_quantised_cell_in_either_mode(qnet, mode):
+    split = digits()
+    with sx.context(mode=sx.GRAPH_MODE if mode == "graph" else sx.PYNATIVE_MODE):
+        result = sx.Model(qnet, metrics={"acc"}).eval([(split.test_x, split.test_y)])
+    assert result["acc"] == pytest.approx(accuracy(qnet, split.test_x, split.test_y))
+    assert list(qnet.parameters_and_names()) == []  # int8 constants, nothing to train

@@ -35,7 +35,7 @@ from typing import Iterable
 
 import numpy as np
 
-from ..ir import Const, Equation, Graph, IRError, Var, evaluate
+from ..ir import Const, Equation, Graph, IRError, evaluate
 from ..passes.base import Pass, PassContext
 from ..passes.dce import eliminate_dead_code
 from ..passes.rewrite import Rewriter, rewrite

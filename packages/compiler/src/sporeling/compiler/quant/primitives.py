@@ -5,7 +5,8 @@ accumulation).
 Unlike most primitives, ``quantize`` and ``dequantize`` take operands of several dtypes, as
 ONNX's do: the value, a float32 ``scale`` and a ``zero_point`` of the quantised dtype, both
 scalars (per tensor) or vectors along ``axis`` (per channel). Integer results carry no
-gradient (see :mod:`.fake_quant` for the straight-through one used in training).
+gradient (see :mod:`.straight_through` for ``fake_quant``, whose gradient passes straight
+through, for training).
 
     >>> import numpy as np
     >>> q = quantize(np.float32([-1.0, 0.0, 0.5, 9.0]), np.float32(0.05), np.int8(0))

@@ -68,3 +68,11 @@ def qconv2d(backend, x, w, out=None, *, x_zero_point, stride, padding, dilation,
     res = output(backend, out, (n, o, oh, ow), np.int32)
     res[...] = y.transpose(0, 1, 3, 2).reshape(n, o, oh, ow)
     return res
+
+
+@define("fake_quant")
+def fake_quant(backend, x, out=None, *, scale, zero_point, qmin, qmax):
+    res = output(backend, out, x.shape, x.dtype)
+    q = np.clip(np.rint(x / x.dtype.type(scale)) + zero_point, qmin, qmax)
+    np.multiply(q - zero_point, x.dtype.type(scale), out=res, casting="same_kind")
+    return res

@@ -1,5 +1,6 @@
 """The VAE and the DDPM's pieces: ELBO, noise schedule, forward noising, sampler."""
 import numpy as np
+import pytest
 
 import sporeling.expression as sx
 from sporeling.core import set_seed
@@ -42,3 +43,11 @@ def test_sampler_is_reproducible_by_seed_and_stays_in_the_data_range():
     a, b, c = model.sample(3, seed=1), model.sample(3, seed=1), model.sample(3, seed=2)
     assert a.shape == (3, 1, 8, 8) and np.array_equal(a, b) and not np.array_equal(a, c)
     assert a.min() >= 0.0 and a.max() <= 1.0
+
+
+def test_ddpm_refuses_timesteps_outside_its_schedule():
+    model = DDPM(timesteps=10, base=8, temb_dim=16)
+    x = sx.Tensor(np.zeros((2, 1, 8, 8), np.float32))
+    with pytest.raises(ValueError, match=r"t of shape \(N,\) in \[0, 10\), got shape \(2,\) "
+                                         r"with values 3..10"):
+        model(x, np.array([3, 10]))

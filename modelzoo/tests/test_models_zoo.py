@@ -35,7 +35,7 @@ def _batch(name, n=4):
     if name == "vae":
         return x, rng.standard_normal((n, 8)).astype(np.float32)
     if name == "ddpm":
-        return x, np.array([0, 30, 60, 99][:n]), rng.standard_normal(x.shape).astype(np.float32)
+        return x, np.array([0, 15, 30, 49][:n]), rng.standard_normal(x.shape).astype(np.float32)
     return x, rng.integers(0, 10, n).astype(np.int32)
 
 

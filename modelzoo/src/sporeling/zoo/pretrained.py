@@ -47,12 +47,68 @@ class Shipped:
 
 # measured by `python -m sporeling.zoo.recipes NAME --out weights/` (seed 0) on 2 busy cores
 SHIPPED: dict[str, Shipped] = {
+    'char_gpt': Shipped(
+        'char_gpt.safetensors',
+        'e626a50c08005269106ecc641c97958ae8597ee7fca01c13aa34f60f19adde69',
+        460656, 'pydoc_data.topics',
+        {'val_loss': 1.774582},
+        44.1,
+        notes={'corpus_sha256':
+               '2a95af4ac93f5b719944030ce3769070ddf827d847cba42192afa8da989e5dc4'}),
+    'ddpm': Shipped(
+        'ddpm.safetensors',
+        'c4cb392ba52665adfac2863a25790f73dee29c2a180f264b13540347f42c8b69',
+        460020, 'digits',
+        {'digits_inception_score': 6.000361, 'lenet_confidence': 0.902783},
+        87.6),
     'lenet5': Shipped(
         'lenet5.safetensors',
         '21cbd7ba664051f999c53cd2272c6e6a490b8d428be6a0e156d896dca6b450a3',
         243544, 'digits',
         {'test_accuracy': 0.988858},
         94.9),
+    'lstm_text': Shipped(
+        'lstm_text.safetensors',
+        '5c20801f52106995d1ddfe3b5f74bef5008eee01ea7d1a4eee71115574e148c8',
+        109648, 'reviews',
+        {'test_accuracy': 1.0},
+        41.8),
+    'mlp': Shipped(
+        'mlp.safetensors',
+        '3aa007cbc205e65996e83cb596f020989a1d32441614729eb823184520b0bb74',
+        203808, 'digits',
+        {'test_accuracy': 0.977716},
+        18.8),
+    'mobilenet_v2': Shipped(
+        'mobilenet_v2.safetensors',
+        'aba3ba19b4c00f2e345a6b0d224c8be873ad80f06b69b5ce8041692202b5a20a',
+        2899448, 'digits',
+        {'test_accuracy': 0.913649},
+        129.4),
+    'resnet18': Shipped(
+        'resnet18.safetensors',
+        '30bbc8496863cefa45367a4ee75856460516888c4b40689d3ceb2f1e57d10386',
+        2823568, 'digits',
+        {'test_accuracy': 0.983287},
+        73.4),
+    'resnet20': Shipped(
+        'resnet20.safetensors',
+        '678b316856764cbeb89df37c3985230798adee28f6e4920d53f0b2dd0475862e',
+        1104632, 'digits',
+        {'test_accuracy': 0.977716},
+        55.7),
+    'vae': Shipped(
+        'vae.safetensors',
+        '18fd977828dda67cce2eee5ba6942bcaf06771416f70ac63a27209226c0a4c17',
+        685352, 'digits',
+        {'test_elbo': -23.822222},
+        28.4),
+    'vit_tiny': Shipped(
+        'vit_tiny.safetensors',
+        'd611b9cc71f9f4bdfbbe80ce43c8c7dd756474e975bc658c0b50d9f9c190bfbe',
+        549280, 'digits',
+        {'test_accuracy': 0.972145},
+        442.7),
 }
 
 

@@ -106,7 +106,12 @@ class DDPM(nn.Cell):
         self.alphas_bar = np.cumprod(1 - self.betas)
 
     def construct(self, x_t, t):
-        feats = sx.Tensor(_timestep_features(np.asarray(t), self.unet.base))
+        t = np.asarray(t.asnumpy() if isinstance(t, sx.Tensor) else t)
+        if t.ndim != 1 or t.size and not (0 <= t.min() and t.max() < self.timesteps):
+            raise ValueError(f"DDPM: expected timesteps t of shape (N,) in [0, "
+                             f"{self.timesteps}), got shape {t.shape} with values "
+                             f"{t.min() if t.size else '-'}..{t.max() if t.size else '-'}")
+        feats = sx.Tensor(_timestep_features(t, self.unet.base))
         return self.unet(x_t, feats)
 
     def noisy(self, x0: np.ndarray, t: np.ndarray, noise: np.ndarray) -> np.ndarray:

@@ -9,8 +9,9 @@ __all__ = ["LeNet5", "DigitsMLP"]
 
 class LeNet5(nn.Cell):
     """LeNet-5 (LeCun, Bottou, Bengio and Haffner, "Gradient-Based Learning Applied to
-    Document Recognition", Proc. IEEE 1998), its shape sized for 8x8 inputs: two conv+ReLU+max-pool stages (8x8 -> 4x4 ->
-    2x2), then three dense layers. Input (N, 1, 8, 8), output logits (N, num_classes).
+    Document Recognition", Proc. IEEE 1998), its shape sized for 8x8 inputs: two
+    conv+ReLU+max-pool stages (8x8 -> 4x4 -> 2x2), then three dense layers. Input
+    (N, 1, 8, 8), output logits (N, num_classes).
 
         >>> import numpy as np
         >>> LeNet5()(sx.Tensor(np.zeros((2, 1, 8, 8), np.float32))).shape

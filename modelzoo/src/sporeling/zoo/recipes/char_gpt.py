@@ -58,7 +58,7 @@ def validation_loss(net) -> float:
     return float(loss.asnumpy())
 
 
-def _train(net, seed: int, steps: int = 250, lr: float = 3e-3, batch: int = 32) -> None:
+def _train(net, seed: int, steps: int = 700, lr: float = 3e-3, batch: int = 32) -> None:
     train, _ = _split()
     block = net.block_size
     rng = np.random.default_rng(seed)

@@ -58,6 +58,6 @@ RECIPES = {
     "mlp": _recipe(steps=900, lr=2e-3),
     "resnet20": _recipe(steps=120, lr=3e-3),
     "resnet18": _recipe(steps=120, lr=3e-3),
-    "mobilenet_v2": _recipe(steps=80, lr=3e-3),
+    "mobilenet_v2": _recipe(steps=200, lr=5e-3),
     "vit_tiny": _recipe(steps=900, lr=1e-3, weight_decay=0.05),
 }

@@ -59,13 +59,10 @@ def test_set_context_passes_known_keys_and_accepts_mindspore_only_ones():
         ms.set_context(no_such_key=1)
 
 
-@pytest.mark.parametrize("parallel", [False, True], ids=["own", "sporeling.parallel"])
-def test_auto_parallel_context_roundtrip(parallel, monkeypatch):
+def test_auto_parallel_context_roundtrip_without_sporeling_parallel(monkeypatch):
+    """The facade's own bookkeeping; with sporeling.parallel: tests/test_ms_with_parallel.py."""
     import sys
-    if parallel:
-        pytest.importorskip("sporeling.parallel")
-    else:
-        monkeypatch.setitem(sys.modules, "sporeling.parallel", None)
+    monkeypatch.setitem(sys.modules, "sporeling.parallel", None)
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
                                  gradients_mean=True)
     try:
@@ -152,16 +149,6 @@ def test_communication_delegates_to_a_module_that_implements_it(monkeypatch):
     communication.init()          # fake has no init: the facade's own bookkeeping
     try:
         assert communication.get_group_size() == 1
-    finally:
-        communication.release()
-
-
-def test_communication_with_sporeling_parallel():
-    pytest.importorskip("sporeling.parallel")
-    communication.init()
-    try:
-        assert communication.get_rank() == 0 and communication.get_group_size() == 1
-        assert communication.get_rank(communication.GlobalComm.WORLD_COMM_GROUP) == 0
     finally:
         communication.release()
 

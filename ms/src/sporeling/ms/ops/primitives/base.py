@@ -3,11 +3,16 @@ factory that makes each class a thin adapter over a function.
 
 A class is configured once (``ops.ReduceSum(keep_dims=True)``: the constructor's arguments
 become attributes, also in ``.attrs``) and then called on tensors
-(``reduce_sum(x, axis)``). ``shard(...)`` and ``set_device(...)`` are recorded and inert
-(no operator-level parallelism here), as are extra attributes from ``add_prim_attr``.
+(``reduce_sum(x, axis)``). ``shard(in_strategy)`` annotates the op for operator parallelism
+when sporeling-parallel is installed: inside a function run by ``sporeling.parallel.shard``
+(or a sharded Cell) the op recorded by the call gets the strategy and the others follow by
+propagation; run whole on one device otherwise. ``set_device(...)`` and extra attributes from
+``add_prim_attr`` are recorded and inert.
 """
 from __future__ import annotations
 
+import contextlib
+import importlib
 import inspect
 from typing import Callable
 
@@ -38,7 +43,8 @@ class Primitive:
         return self
 
     def shard(self, in_strategy=None, out_strategy=None, **kwargs) -> "Primitive":
-        """Record a sharding strategy. Inert: sporeling.ms runs operators unsplit."""
+        """Set the op's sharding strategy: one tuple per input, one number of slices per
+        dimension (``ops.MatMul().shard(((2, 1), (1, 1)))``); see the module doc."""
         self.in_strategy, self.out_strategy = in_strategy, out_strategy
         self.attrs.update(in_strategy=in_strategy, out_strategy=out_strategy, **kwargs)
         return self
@@ -57,6 +63,18 @@ class Primitive:
         shown = {k: v for k, v in self.attrs.items() if k not in ("in_strategy", "out_strategy")}
         args = ", ".join(f"{k}={v!r}" for k, v in shown.items())
         return f"Prim[{self.name}]" + (f"<{args}>" if args else "")
+
+
+def _sharding(in_strategy):
+    """sporeling.parallel's annotation of the op recorded inside the block, when a strategy
+    is set and the package is installed (the facade does not depend on it)."""
+    if in_strategy is None:
+        return contextlib.nullcontext()
+    try:
+        annotate = importlib.import_module("sporeling.parallel.operator.annotate")
+    except ImportError:
+        return contextlib.nullcontext()
+    return annotate.strategy(in_strategy)
 
 
 def primitive(name: str, init: Callable, call: Callable, doc: str) -> type:
@@ -79,7 +97,8 @@ def primitive(name: str, init: Callable, call: Callable, doc: str) -> type:
         init(**bound.arguments)  # validates the attributes (raises on bad ones)
 
     def __call__(self, *inputs, **kwargs):
-        return call(self, *inputs, **kwargs)
+        with _sharding(self.in_strategy):
+            return call(self, *inputs, **kwargs)
 
     cls = type(name, (Primitive,), {"__init__": __init__, "__call__": __call__,
                                     "__doc__": doc, "__module__": "sporeling.ms.ops"})

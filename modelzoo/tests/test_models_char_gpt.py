@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import sporeling.expression as sx
-from sporeling.core import set_seed
+from sporeling.core import ShapeError, set_seed
 from sporeling.zoo.models.char_gpt import VOCAB, CharGPT, decode, encode
 
 
@@ -47,8 +47,12 @@ def test_generation_with_the_cache_equals_generation_without(net, greedy):
     assert np.array_equal(with_cache[:4], prompt)
 
 
-def test_too_long_input_and_empty_prompt_are_refused(net):
-    with pytest.raises(ValueError, match="13 positions, expected at most block_size=12"):
+def test_too_long_input_empty_prompt_and_unsplittable_width_are_refused(net):
+    with pytest.raises(ShapeError, match=r"expected at most block_size=12, got 13 positions "
+                                         r"\(0 cached \+ ids of shape \(1, 13\)\)"):
         net(np.zeros((1, 13), np.int32))
-    with pytest.raises(ValueError, match="a prompt of at least one id"):
+    with pytest.raises(ShapeError, match="expected a prompt of at least one id, got 0 ids"):
         net.generate(np.array([], np.int32), 3)
+    with pytest.raises(ShapeError, match="expected dim a multiple of num_heads, got dim=30, "
+                                         "num_heads=4"):
+        CharGPT(embed_dim=30, num_heads=4)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import sporeling.expression as sx
-from sporeling.core import set_seed
+from sporeling.core import ShapeError, set_seed
 from sporeling.zoo.models.ddpm import DDPM, cosine_schedule
 from sporeling.zoo.models.vae import VAE
 
@@ -48,6 +48,6 @@ def test_sampler_is_reproducible_by_seed_and_stays_in_the_data_range():
 def test_ddpm_refuses_timesteps_outside_its_schedule():
     model = DDPM(timesteps=10, base=8, temb_dim=16)
     x = sx.Tensor(np.zeros((2, 1, 8, 8), np.float32))
-    with pytest.raises(ValueError, match=r"t of shape \(N,\) in \[0, 10\), got shape \(2,\) "
+    with pytest.raises(ShapeError, match=r"t of shape \(N,\) in \[0, 10\), got shape \(2,\) "
                                          r"with values 3..10"):
         model(x, np.array([3, 10]))

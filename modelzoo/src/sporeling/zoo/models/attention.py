@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 import sporeling.expression as sx
+from sporeling.core import ShapeError
 from sporeling.expression import nn, ops
 
 __all__ = ["SelfAttention", "TransformerBlock"]
@@ -20,8 +21,9 @@ class SelfAttention(nn.Cell):
     def __init__(self, dim: int, num_heads: int, causal: bool = False):
         super().__init__()
         if dim % num_heads:
-            raise ValueError(f"SelfAttention: dim must be a multiple of num_heads, got "
-                             f"dim={dim}, num_heads={num_heads}")
+            raise ShapeError("the width does not split into heads", op="SelfAttention",
+                             expected="dim a multiple of num_heads",
+                             got=f"dim={dim}, num_heads={num_heads}")
         self.dim, self.num_heads, self.causal = dim, num_heads, causal
         self.qkv = nn.Dense(dim, 3 * dim)
         self.proj = nn.Dense(dim, dim)

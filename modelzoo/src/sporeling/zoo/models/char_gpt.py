@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import sporeling.expression as sx
+from sporeling.core import ShapeError
 from sporeling.expression import nn, ops
 from sporeling.expression.nn.init import Normal, initializer
 
@@ -64,8 +65,10 @@ class CharGPT(nn.Cell):
         start = 0 if cache is None else cache[0][0].shape[2]
         t = ids.shape[1]
         if start + t > self.block_size:
-            raise ValueError(f"CharGPT: {start + t} positions, expected at most block_size="
-                             f"{self.block_size}")
+            raise ShapeError("too many positions", op="CharGPT",
+                             expected=f"at most block_size={self.block_size}",
+                             got=f"{start + t} positions ({start} cached + ids of shape "
+                                 f"{tuple(ids.shape)})")
         x = ops.add(self.token_embed(ids), self.pos_embed[start:start + t])
         new_cache = []
         for i, block in enumerate(self.blocks):
@@ -85,7 +88,8 @@ class CharGPT(nn.Cell):
         """
         ids = [int(i) for i in np.asarray(prompt).ravel()]
         if not ids:
-            raise ValueError("CharGPT.generate: expected a prompt of at least one id, got 0")
+            raise ShapeError("empty prompt", op="CharGPT.generate",
+                             expected="a prompt of at least one id", got="0 ids")
         rng = np.random.default_rng(seed)
         cache, fed = None, 0  # how many of ids the cache holds
         with sx.no_grad():

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 import sporeling.expression as sx
+from sporeling.core import ShapeError
 from sporeling.expression import nn, ops
 
 __all__ = ["DDPM", "UNet", "cosine_schedule"]
@@ -108,9 +109,10 @@ class DDPM(nn.Cell):
     def construct(self, x_t, t):
         t = np.asarray(t.asnumpy() if isinstance(t, sx.Tensor) else t)
         if t.ndim != 1 or t.size and not (0 <= t.min() and t.max() < self.timesteps):
-            raise ValueError(f"DDPM: expected timesteps t of shape (N,) in [0, "
-                             f"{self.timesteps}), got shape {t.shape} with values "
-                             f"{t.min() if t.size else '-'}..{t.max() if t.size else '-'}")
+            raise ShapeError("timesteps outside the schedule", op="DDPM",
+                             expected=f"t of shape (N,) in [0, {self.timesteps})",
+                             got=f"shape {t.shape} with values "
+                                 f"{t.min() if t.size else '-'}..{t.max() if t.size else '-'}")
         feats = sx.Tensor(_timestep_features(t, self.unet.base))
         return self.unet(x_t, feats)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np  # noqa: F401 (the doctest)
 
 import sporeling.expression as sx
+from sporeling.core import ShapeError
 from sporeling.expression import nn, ops
 from sporeling.expression.nn.init import Normal, initializer
 
@@ -31,8 +32,9 @@ class ViT(nn.Cell):
                  num_heads: int = 4, mlp_ratio: float = 2.0):
         super().__init__()
         if image_size % patch_size:
-            raise ValueError(f"ViT: image_size must be a multiple of patch_size, got "
-                             f"{image_size} and {patch_size}")
+            raise ShapeError("the image does not split into patches", op="ViT",
+                             expected="image_size a multiple of patch_size",
+                             got=f"image_size={image_size}, patch_size={patch_size}")
         tokens = (image_size // patch_size) ** 2
         self.embed_dim = embed_dim
         self.patch = nn.Conv2d(in_channels, embed_dim, patch_size, stride=patch_size,

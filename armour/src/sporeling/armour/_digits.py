@@ -7,11 +7,15 @@ by armour's examples and tests.
     >>> accuracy(net, data.x_test, data.y_test)    # doctest: +SKIP
 
 Images are ``(N, 64)`` for the MLP and ``(N, 1, 8, 8)`` for LeNet (``data.images(split)``).
-Everything is seeded, so the same call gives the same weights.
+Everything is seeded, so the same call gives the same weights. ``shared_mlp()`` and
+``shared_lenet()`` train once per process (a test session) and return the same network every
+call -- wrap them in a session fixture; do not train them further (use ``train_mlp`` for a
+network of your own).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -19,7 +23,8 @@ import sporeling.expression as sx
 from sporeling.expression import nn
 
 __all__ = ["DigitsSplit", "load_digits_split", "make_mlp", "make_lenet", "train_mlp",
-           "train_lenet", "train_net", "accuracy", "predict"]
+           "train_lenet", "train_net", "accuracy", "predict", "shared_digits", "shared_mlp",
+           "shared_lenet"]
 
 
 @dataclass(frozen=True)
@@ -124,3 +129,21 @@ def predict(net, x, batch_size: int = 512) -> np.ndarray:
 def accuracy(net, x, y) -> float:
     """Top-1 accuracy of ``net`` on ``(x, y)``."""
     return float((predict(net, x) == np.asarray(y)).mean())
+
+
+@lru_cache(maxsize=None)
+def shared_digits() -> DigitsSplit:
+    """The default split, loaded once per process."""
+    return load_digits_split()
+
+
+@lru_cache(maxsize=None)
+def shared_mlp() -> nn.Cell:
+    """The default trained MLP, trained once per process (~2 s)."""
+    return train_mlp(shared_digits())
+
+
+@lru_cache(maxsize=None)
+def shared_lenet() -> nn.Cell:
+    """The default trained LeNet, trained once per process (~5 s)."""
+    return train_lenet(shared_digits())

@@ -67,6 +67,7 @@ def test_graph_mode_gives_the_same_activations_and_runs(net, digits):
     for a, b in zip(acts_g, acts_py):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
     assert report.n_mutations == 128 and len(report.history) == 3
+    assert all(c.compile_cache_info()["compile_count"] >= 1 for c in net)   # compiled
 
 
 @pytest.mark.parametrize("mutation", [Affine(), Noise(0.2), Blur(), Contrast()])

@@ -3,3 +3,4 @@
 Skeleton: this package installs with its declared dependencies and exports nothing yet;
 see its README for what it will hold.
 """
+from . import drift, fuzz  # noqa: E402,F401  (engineer 3: fuzzing and drift)

@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-import sporeling.expression as sx
 from sporeling.core import ShapeError, set_seed
 from sporeling.zoo.models.char_gpt import VOCAB, CharGPT, decode, encode
 

@@ -10,6 +10,15 @@ from sporeling.expression import ops
 from sporeling.zoo import create_model, get_models, list_models
 from sporeling.zoo.models.catalog import ALIASES, MODELS, TOKEN_MODELS
 
+
+@pytest.fixture(autouse=True, scope="module")
+def one_blas_thread():
+    """Small matrices: one BLAS thread beats many fighting over two busy cores."""
+    from threadpoolctl import threadpool_limits
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
 PAPERS = {"lenet5": "LeCun", "mlp": "Rumelhart", "resnet20": "He, Zhang", "resnet18": "He, Zhang",
           "mobilenet_v2": "Sandler", "vit_tiny": "Dosovitskiy", "char_gpt": "Radford",
           "vae": "Kingma", "ddpm": "Ho, Jain", "lstm_text": "Hochreiter"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import sporeling.expression as sx
-from sporeling.expression import nn, ops
+from sporeling.expression import nn
 
 __all__ = ["LSTMClassifier"]
 

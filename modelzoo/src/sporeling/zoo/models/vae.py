@@ -2,7 +2,7 @@
 2014) for 8x8 images with pixels in [0, 1]."""
 from __future__ import annotations
 
-import numpy as np
+import numpy as np  # noqa: F401 (the doctest)
 
 import sporeling.expression as sx
 from sporeling.expression import nn, ops

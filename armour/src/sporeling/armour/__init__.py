@@ -4,3 +4,4 @@ Skeleton: this package installs with its declared dependencies and exports nothi
 see its README for what it will hold.
 """
 from . import drift, fuzz  # noqa: E402,F401  (engineer 3: fuzzing and drift)
+from . import adv  # noqa: E402,F401  (engineer 1: adversarial robustness)

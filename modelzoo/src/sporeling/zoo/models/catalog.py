@@ -14,7 +14,8 @@ IMAGE = (1, 8, 8)
 # name: (factory, description, one sample's input shape); papers are in each docstring
 MODELS = {
     "lenet5": (LeNet5, "LeNet-5 CNN for 8x8 digits (LeCun et al. 1998)", IMAGE),
-    "mlp": (DigitsMLP, "64-256-128-10 perceptron for 8x8 digits", IMAGE),
+    "mlp": (DigitsMLP, "64-256-128-10 perceptron for 8x8 digits (Rumelhart et al. 1986)",
+            IMAGE),
     "resnet20": (ResNet20, "CIFAR-style ResNet-20 (He et al. 2016), 8x8 digits", IMAGE),
     "resnet18": (partial(ResNet18, base_width=16),
                  "ResNet-18 (He et al. 2016) at 1/4 width, 3x3 stem, 8x8 digits", IMAGE),

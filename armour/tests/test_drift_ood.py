@@ -25,7 +25,7 @@ def test_calibrated_false_positive_rate_stays_below_alpha():
         rng = np.random.default_rng(seed)
         det = OODDetector("energy", alpha=0.1).fit(rng.normal(size=(199, 5)))
         fpr.append(det.predict(rng.normal(size=(400, 5))).mean())
-    assert np.mean(fpr) <= 0.1 + 0.01                 # 0.01: Monte-Carlo error of 20,000 draws
+    assert np.mean(fpr) <= 0.1
 
 
 @pytest.mark.parametrize("score", ["energy", "msp"])
@@ -55,3 +55,15 @@ def test_bad_input_is_named():
         energy(np.zeros(3))
     with pytest.raises(DriftError, match="temperature > 0"):
         energy(np.zeros((2, 3)), temperature=0)
+
+
+def test_logits_of_agrees_in_both_modes():
+    d, net = shared_digits(), shared_mlp()
+    py = logits_of(net, d.x_test[:50])
+    sx.set_context(mode=sx.GRAPH_MODE)
+    try:
+        graph = logits_of(net, d.x_test[:50])
+    finally:
+        sx.set_context(mode=sx.PYNATIVE_MODE)
+    np.testing.assert_allclose(graph, py, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(energy(graph), energy(py), rtol=1e-5, atol=1e-5)

@@ -47,6 +47,13 @@ def test_pgd_is_at_least_as_strong_as_fgsm(digits, mlp):
     assert pgd <= fgsm < clean - 0.3
 
 
+def test_tensor_inputs_give_the_array_result(digits, mlp):
+    x, y = _xy(digits, 16)
+    fgsm = FastGradientSignMethod(mlp, eps=0.1)
+    np.testing.assert_array_equal(fgsm.generate(sx.Tensor(x), sx.Tensor(y)),
+                                  fgsm.generate(x, y))
+
+
 def test_targeted_pgd_reaches_its_target(digits, mlp):
     x, y = _xy(digits, 64)
     target = (y + 1) % 10
@@ -58,8 +65,9 @@ def test_targeted_pgd_reaches_its_target(digits, mlp):
 
 @pytest.mark.parametrize("make", [
     lambda n: DeepFool(n, overshoot=0.02),
+    lambda n: DeepFool(n, candidates=3),
     lambda n: CarliniWagnerL2Attack(n, binary_search_steps=3, max_iterations=40),
-], ids=["deepfool", "cw"])
+], ids=["deepfool", "deepfool-top3", "cw"])
 def test_minimal_perturbation_attacks_fool_every_correct_sample(digits, mlp, make):
     x, y = _xy(digits, 48)
     correct = predict(mlp, x) == y

@@ -11,6 +11,7 @@ Backward rules are written with these ops.
 """
 from .activation import *  # noqa: F401,F403
 from .arrange import *  # noqa: F401,F403
+from .assign import *  # noqa: F401,F403
 from .comparison import *  # noqa: F401,F403
 from .control import *  # noqa: F401,F403
 from .dtype import *  # noqa: F401,F403

@@ -22,6 +22,7 @@ from sporeling.compiler.pipeline import compile_graph
 from sporeling.core import context_version, get_context
 
 from ..tensor.tensor import Tensor, wrap
+from .effects import aliased_param_inputs
 from .tracing import LIFT_LOCK, is_array_leaf, trace
 
 __all__ = ["CompiledFunction", "cell_signature"]
@@ -37,12 +38,21 @@ def cell_signature(cell) -> tuple:
 
 
 class _Entry:
-    __slots__ = ("executable", "traced", "param_avals", "cells", "compile_seconds")
+    __slots__ = ("executable", "traced", "param_avals", "cells", "compile_seconds",
+                 "copied")
 
     def __init__(self, executable, traced, cells, seconds):
         self.executable, self.traced, self.compile_seconds = executable, traced, seconds
         self.param_avals = [(p._data.shape, p._data.dtype) for p in traced.params]
         self.cells = [(weakref.ref(c), cell_signature(c)) for c in cells]
+        # Parameters written in place whose old buffer an output would return (effects.py)
+        n_args, params = traced.n_args, traced.params
+        written = {n_args + i for i, p in enumerate(params)
+                   if any(p is q for q in traced.effect_params)}
+        graph = executable.graph
+        self.copied = aliased_param_inputs(
+            graph, len(graph.outputs) - len(traced.effect_params),
+            range(n_args, n_args + len(params)), written)
 
     def valid(self) -> bool:
         for p, (shape, dtype) in zip(self.traced.params, self.param_avals):
@@ -59,15 +69,36 @@ class _Entry:
         traced = self.traced
         with LIFT_LOCK:  # not while another thread's trace has them lifted
             inputs = arrays + [p._data for p in traced.params]
+        copies = []
+        for k in self.copied:  # read-only: assign returns the new value instead of writing
+            copies.append(inputs[k].copy())
+            inputs[k] = copies[-1]
+            copies[-1].flags.writeable = False
         if traced.captured:
             inputs += [c._data if isinstance(c, Tensor) else c for c in traced.captured]
         outs = self.executable(*inputs)
+        for c in copies:  # the outputs that share it are the caller's now
+            c.flags.writeable = True
         n = len(outs) - len(traced.effect_params)
-        for p, value in zip(traced.effect_params, outs[n:]):
-            p.set_data(value)
+        if traced.effect_params:
+            with LIFT_LOCK:  # p._data is the Parameter's own array, not another's tracer
+                for p, value in zip(traced.effect_params, outs[n:]):
+                    if value is not p._data:  # assign wrote in place unless it could not
+                        _store(p, value)
         results = iter(outs[:n])
         leaves = [wrap(next(results)) if s is None else s for s in traced.out_static]
         return unflatten(traced.out_tree, leaves)
+
+
+def _store(param, value) -> None:
+    """``value`` into ``param``: into its own buffer when it fits (a copied input, see
+    :mod:`.effects`), else by ``set_data`` (another shape or dtype)."""
+    target = param._data
+    if isinstance(target, _ndarray) and target.flags.writeable and \
+            target.shape == np.shape(value) and target.dtype == value.dtype:
+        np.copyto(target, value)
+    else:
+        param.set_data(value)
 
 
 _CONTEXT_KEY: list = [-1, None]

@@ -5,10 +5,13 @@ runs. A top-level call compiles the Cell (``construct`` through the AST front en
 with its Parameters lifted to graph inputs) once per call signature and runs the graph;
 Cells called inside a trace are inlined into the graph being built.
 
-``TrainOneStepCell`` compiles its loss and ``value_and_grad`` -- forward and backward -- into
-one graph, with its ``grad_reducer`` (data parallelism's all-reduces); the rest of its step
-(gradient scaling, clipping, the optimizer's update) stays eager Python on NumPy arrays, as
-the optimizers are written (already vectorised: one NumPy expression per parameter).
+``TrainOneStepCell`` compiles its whole step -- forward, backward, ``grad_reducer`` (data
+parallelism's all-reduces), scaling, clipping and the optimizer's update, written back by
+``assign`` -- into one graph when its optimizer can be compiled (``SGD``, ``Momentum``,
+``Adam``, ``AdamW`` with constant learning rates: :mod:`..optim._graph_step`), its
+``construct`` is the built-in one and no AMP level above O1 is set in the context (the
+AMP graph passes cast whole graphs: the update would be float16). Otherwise it compiles its loss and ``value_and_grad``
+into one graph and runs the rest of the step eagerly on NumPy arrays.
 
 Runs eagerly (PyNative) instead: a Cell called while ``grad`` records, so the tape sees
 its ops.
@@ -52,6 +55,10 @@ def graph_call(cell, args: tuple, kwargs: dict):
         return cell._pynative_call(args, kwargs)
     from ..train.cell_wrappers import TrainOneStepCell
     if isinstance(cell, TrainOneStepCell):
+        if _whole_step_compiles(cell, TrainOneStepCell):
+            from ..optim._graph_step import prepare_state
+            prepare_state(cell.optimizer)  # the trace runs the step's Python once
+            return cache_of(cell).call(_Root(cell), args, kwargs, ("step", cell.training))
         return _train_step(cell, args, kwargs)
     return cache_of(cell).call(_Root(cell), args, kwargs, (cell.training,))
 
@@ -65,6 +72,22 @@ class _Root:
 
     def __call__(self, *args, **kwargs):
         return graph_call(self.cell, args, kwargs)  # tracing: noted and inlined
+
+
+def _whole_step_compiles(cell, base) -> bool:
+    """Whether ``cell``'s step (a ``TrainOneStepCell``) can be one graph: the built-in
+    ``construct`` and an optimizer whose update traces, at constant learning rates."""
+    from sporeling.core import get_context
+    from ..optim.optimizer import Optimizer
+    opt = cell.optimizer
+    if type(cell).construct is not base.construct or not isinstance(opt, Optimizer):
+        return False
+    if get_context().get("amp_level", "O0") not in ("O0", "O1", None):
+        return False  # amp's graph passes would cast the update to float16 too
+    if type(opt)._graph_update is Optimizer._graph_update or \
+            type(opt).__call__ is not Optimizer.__call__:
+        return False
+    return all(lr.constant is not None for lr in opt._group_lrs)
 
 
 def _train_step(cell, args, kwargs):

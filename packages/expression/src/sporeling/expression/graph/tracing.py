@@ -11,8 +11,10 @@ Parameters are **lifted**: for the duration of the trace every live Parameter's 
 swapped for a tracer (restored afterwards, also on errors); those the function reads become
 graph inputs, fed with the Parameters' current values at each run, so a compiled graph stays
 valid while the weights change. A Parameter whose ``_data`` is something else when the
-function returns was written by ``set_data`` (BatchNorm's moving statistics): its new value
-is an extra graph output, written back after each run.
+function returns was written (``set_data``, ``ops.assign``: an optimiser's update,
+BatchNorm's moving statistics): an ``assign`` equation at the end of the graph writes the
+new value into the Parameter's own buffer when the graph runs, after every read of the old
+value; reads traced after the write see the new value.
 
 Random ops draw their seed from an ``rng_seed`` equation of the graph (see
 :mod:`sporeling.compiler.ops.random`), wrapped as a Tensor for the traced code: every run
@@ -32,7 +34,7 @@ from ..autograd import interpreter as _pynative
 from ..tensor.parameter import live_parameters
 from ..tensor.tensor import Tensor, wrap
 
-__all__ = ["Traced", "trace", "is_tracing", "is_array_leaf", "note_cell"]
+__all__ = ["Traced", "Retrace", "trace", "is_tracing", "is_array_leaf", "note_cell"]
 
 
 class _TraceState(threading.local):
@@ -113,11 +115,25 @@ graph reading Parameter values: thread-ranks (``sporeling.parallel.testing.run_l
 tracing at once, or reading their weights during another's trace, would see tracers."""
 
 
+class Retrace(Exception):
+    """Raised inside a trace by code that has just made Parameters the graph must read and
+    write (an optimiser's state, made on its first call): the trace starts again, with them
+    lifted like every live Parameter."""
+
+
+_RETRACES = 2  # state is made once; more would be a loop
+
+
 def trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
     """Trace ``fn(*args, **kwargs)``: array leaves of the arguments become graph inputs,
     other leaves are static (baked in); live Parameters are lifted (see the module doc).
     Returns the :class:`Traced` call and the Cells it went through."""
     with LIFT_LOCK:
+        for _ in range(_RETRACES):
+            try:
+                return _trace(fn, args, kwargs, name)
+            except Retrace:
+                continue
         return _trace(fn, args, kwargs, name)
 
 
@@ -140,15 +156,17 @@ def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
                 p._data = t
             out = fn(*call_args, **call_kwargs)
             effects = [(p, p._data) for p, t in zip(params, param_tracers) if p._data is not t]
+            # read before the Parameters get their data back: a Parameter returned as
+            # it is must be its (traced) value, not the array it held at compile time
+            out_leaves, out_tree = flatten(out, is_leaf=is_array_leaf)
+            arrays = [x._data if isinstance(x, Tensor) else x for x in out_leaves
+                      if is_array_leaf(x)]
         finally:
             for p, data in zip(params, saved):
                 p._data = data
-        out_leaves, out_tree = flatten(out, is_leaf=is_array_leaf)
-        arrays = [x._data if isinstance(x, Tensor) else x for x in out_leaves
-                  if is_array_leaf(x)]
         result.update(out_tree=out_tree, effects=effects,
                       static=[None if is_array_leaf(x) else x for x in out_leaves])
-        return arrays + [data for _, data in effects]
+        return arrays + _assignments(effects, params, param_tracers)
 
     outer_cells, _STATE.cells = _STATE.cells, []
     try:
@@ -168,6 +186,24 @@ def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
     return Traced(graph, n_args, [params[i] for i in keep], [p for p, _ in effects],
                   result["out_tree"], result["static"],
                   list(graph.meta.get("captured", []))), cells
+
+
+def _assignments(effects, params, param_tracers) -> list:
+    """The graph outputs of the Parameters written during the trace: ``assign`` equations
+    emitted here, after the traced function returned, so they are the graph's last
+    equations -- after every read of the old values (MindSpore's order of side effects).
+    A value of another shape or dtype (``set_data`` may change them) cannot go into the
+    old buffer: it is a plain output, stored by ``set_data`` after the run."""
+    from sporeling.compiler import bind
+    from sporeling.compiler.ops.assign import assign_p
+    tracer_of = {id(p): t for p, t in zip(params, param_tracers)}
+    outs = []
+    for p, data in effects:
+        ref = tracer_of[id(p)]
+        same = tuple(np.shape(data)) == tuple(ref.shape) and \
+            np.dtype(data.dtype) == np.dtype(ref.dtype)
+        outs.append(bind(assign_p, ref, data) if same else data)
+    return outs
 
 
 def _example(value):

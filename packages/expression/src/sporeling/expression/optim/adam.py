@@ -44,7 +44,8 @@ class Adam(Optimizer):
 
     def _update(self, w, g, state, lr, weight_decay):
         b1, b2 = self.beta1, self.beta2
-        t = state["step"] = state["step"] + 1
+        state["step"] += 1  # in place: the array may be a Parameter's (Graph mode)
+        t = int(state["step"])
         m, v = state["m"], state["v"]
         m *= b1
         m += (1.0 - b1) * g
@@ -57,6 +58,21 @@ class Adam(Optimizer):
         denom = np.sqrt(v) * (1.0 / np.sqrt(bc2))
         denom += self.eps
         return self._decayed(w, lr, weight_decay) - (lr / bc1) * (m / denom)
+
+    def _graph_update(self, w, g, state, lr, weight_decay):
+        from .. import ops
+        b1, b2 = self.beta1, self.beta2
+        t = state["step"] + 1
+        m = state["m"] * b1 + (1.0 - b1) * g
+        v = state["v"] * b2 + (1.0 - b2) * (g * g)
+        new = {"step": t, "m": m, "v": v}
+        if self.use_amsgrad:
+            v = new["v_max"] = ops.maximum(state["v_max"], v)
+        tf = t.astype(np.float64)  # bias corrections in float64, as the eager step's floats
+        bc1, bc2 = 1.0 - b1 ** tf, 1.0 - b2 ** tf
+        denom = ops.sqrt(v) * (1.0 / ops.sqrt(bc2)).astype(w.dtype) + self.eps
+        step = (lr / bc1).astype(w.dtype) * (m / denom)
+        return self._decayed(w, lr, weight_decay) - step, new
 
     def _decayed(self, w, lr, weight_decay):
         return w

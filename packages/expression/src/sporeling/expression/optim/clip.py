@@ -9,6 +9,8 @@
 
 Inputs may be NumPy arrays or Tensors; each result has its input's kind. Runs on values
 (not recorded for autodiff): it is meant for gradients, between ``grad`` and the optimiser.
+Inside a Graph-mode trace it is written with ops (the norm is then a Tensor), so a jitted
+training step clips in its graph.
 """
 from __future__ import annotations
 
@@ -50,6 +52,9 @@ def clip_by_global_norm(grads, clip_norm: float = 1.0, use_norm: float | None = 
     if isinstance(clip_norm, bool) or not clip_norm > 0:
         raise ValueError(f"clip_by_global_norm: clip_norm must be > 0, got {clip_norm!r}")
     grads = tuple(grads)
+    from ..graph.tracing import is_tracing
+    if is_tracing():
+        return _clip_traced(grads, float(clip_norm), use_norm, return_norm)
     norm = global_norm(grads) if use_norm is None else float(use_norm)
     if norm > clip_norm and math.isfinite(norm):
         scale = clip_norm / norm
@@ -62,3 +67,24 @@ def clip_by_global_norm(grads, clip_norm: float = 1.0, use_norm: float | None = 
             out.append(_like(g, (a * scale).astype(a.dtype, copy=False)))
         grads = tuple(out)
     return (grads, norm) if return_norm else grads
+
+
+def _clip_traced(grads, clip_norm: float, use_norm, return_norm: bool):
+    """The same inside a Graph-mode trace, with ops (the norm is a float64 Tensor; the
+    scale is 1 unless the norm is finite and above ``clip_norm``)."""
+    from .. import ops
+    from ..tensor import Tensor
+    grads = tuple(None if g is None else (g if isinstance(g, Tensor) else Tensor(g))
+                  for g in grads)
+    if use_norm is None:
+        squares = [(g * g).sum().astype(np.float64) for g in grads if g is not None]
+        total = squares[0] if squares else Tensor(np.zeros((), np.float64))
+        for sq in squares[1:]:
+            total = total + sq
+        norm = ops.sqrt(total)
+    else:
+        norm = use_norm if isinstance(use_norm, Tensor) else Tensor(np.float64(use_norm))
+    clip = ops.logical_and(norm > clip_norm, ops.isfinite(norm))
+    scale = ops.where(clip, clip_norm / norm, 1.0)
+    out = tuple(None if g is None else g * scale.astype(g.dtype) for g in grads)
+    return (out, norm) if return_norm else out

@@ -27,12 +27,18 @@ Where MindSpore's conventions surprise a PyTorch user (all followed here):
 * ``get_lr()`` has no side effect here (MindSpore's advances the step counter); the step
   counter advances once per ``optimizer(grads)``.
 * A gradient given as ``None`` leaves its parameter (and its state) untouched.
+
+Called inside a Graph-mode trace (``@jit`` around ``optimizer(grads)``, MindSpore 2.x's
+training step), the step is recorded into the graph instead (:mod:`._graph_step`): the
+update follows the backward pass in one compiled graph and is written by ``assign``.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..tensor.parameter import Parameter
 from ._arrays import compute_dtype, to_numpy, write
+from ._graph_step import graph_step
 from ._learning_rate import as_learning_rate
 
 __all__ = ["Optimizer"]
@@ -119,7 +125,26 @@ class Optimizer:
         self._group_lrs = tuple(lrs)
         self._decays = tuple(decays)
         self._states: list[dict | None] = [None] * len(params)
-        self.global_step = 0
+        self._state_params: list[dict | None] = [None] * len(params)  # (Graph mode)
+        # a Parameter, so that a compiled step advances it too
+        self._step_param = Parameter(np.zeros((), np.int64), name=f"{name}.global_step",
+                                     requires_grad=False)
+
+    @property
+    def global_step(self):
+        """How many steps were applied (inside a Graph-mode trace: the step's Parameter,
+        so ``self.global_step += 1`` in a ``construct`` written with ops is compiled)."""
+        data = self._step_param._data
+        return int(data) if isinstance(data, np.ndarray) else self._step_param
+
+    @global_step.setter
+    def global_step(self, value) -> None:
+        data = self._step_param._data
+        if isinstance(data, np.ndarray) and not hasattr(value, "_data"):
+            data[...] = int(value)
+        else:  # a traced value: assigned by the compiled graph
+            self._step_param.set_data(value.astype(np.int64) if value.dtype != np.int64
+                                      else value)
 
     @staticmethod
     def _check_decay(value) -> float:
@@ -163,6 +188,9 @@ class Optimizer:
             raise ValueError(f"{type(self).__name__}: expected {len(params)} gradients (one "
                              f"per parameter, in optimizer.parameters order), got "
                              f"{len(gradients)}")
+        from ..graph.tracing import is_tracing
+        if is_tracing():
+            return graph_step(self, gradients)
         step = self.global_step
         lrs = [lr.at(step) for lr in self._group_lrs]
         inv_scale = 1.0 / self.loss_scale
@@ -196,6 +224,16 @@ class Optimizer:
 
     def _update(self, w, g, state, lr, weight_decay):  # pragma: no cover - abstract
         raise NotImplementedError(f"{type(self).__name__} does not define _update")
+
+    def _graph_update(self, w, g, state, lr, weight_decay):
+        """The update on Tensors, for a compiled step: ``(new w, {state key: new value})``
+        with ``state`` the state's Parameters (see :mod:`._graph_step`)."""
+        from sporeling.core import SporelingError
+        raise SporelingError("this optimiser's step cannot be compiled yet",
+                             op=f"{type(self).__name__} (Graph mode)",
+                             expected="SGD, Momentum, Adam or AdamW",
+                             got=type(self).__name__,
+                             hint="call the optimiser outside jit (its NumPy step)")
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}({len(self._parameters)} parameters, "

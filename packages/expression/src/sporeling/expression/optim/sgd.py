@@ -35,20 +35,39 @@ class SGD(Optimizer):
         self.momentum, self.dampening, self.nesterov = float(momentum), float(dampening), \
             bool(nesterov)
 
+    def _init_state(self, w):
+        if not self.momentum:
+            return {}
+        return {"buf": np.zeros_like(w), "step": np.zeros((), np.int64)}
+
     def _update(self, w, g, state, lr, weight_decay):
         mu = self.momentum
         if mu:
-            buf = state.get("buf")
-            if buf is None:
-                buf = state["buf"] = np.array(g, copy=True)
+            buf = state["buf"]
+            if state["step"] == 0:  # PyTorch: the first step's buffer is the gradient
+                np.copyto(buf, g)
             else:
                 buf *= mu
                 buf += (1.0 - self.dampening) * g if self.dampening else g
+            state["step"] += 1  # in place: the array may be a Parameter's (Graph mode)
             g = g + mu * buf if self.nesterov else buf
         if w.flags.writeable:  # the parameter's own array (or its float32 copy): in place,
             w -= lr * g        # as PyTorch does; write() then has nothing to copy
             return w
         return w - lr * g
+
+
+    def _graph_update(self, w, g, state, lr, weight_decay):
+        mu, new = self.momentum, {}
+        if mu:
+            from .. import ops
+            buf, step = state["buf"], state["step"]
+            moved = buf * mu + ((1.0 - self.dampening) * g if self.dampening else g)
+            if self.dampening:
+                moved = ops.where(step == 0, g, moved)
+            new = {"buf": moved, "step": step + 1}
+            g = g + mu * moved if self.nesterov else moved
+        return w - lr * g, new
 
 
 class Momentum(SGD):

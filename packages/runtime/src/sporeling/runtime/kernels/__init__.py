@@ -5,7 +5,7 @@
     True
 """
 from . import activation, elementwise, indexing, linalg, nn  # noqa: F401  (they fill the table)
-from . import quant, random, reduction, shape, sorting  # noqa: F401
+from . import assign, quant, random, reduction, shape, sorting  # noqa: F401
 from . import fused  # noqa: F401  (after the kernels it calls by name)
 from .table import NUMPY_KERNELS, define, from_ufunc, output
 

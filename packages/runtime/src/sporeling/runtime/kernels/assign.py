@@ -1,0 +1,17 @@
+"""Kernel of ``assign``: the value written into the target's own buffer (the Parameter's
+array), which is returned -- its output aliases its first input, so the memory planner
+leaves it alone (not in ``WRITES_OUT``). A read-only target gets a fresh copy instead; the
+caller then stores that (``Parameter.set_data``)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .table import define
+
+
+@define("assign")
+def assign(backend, ref, value, out=None):
+    if isinstance(ref, np.ndarray) and ref.flags.writeable:
+        np.copyto(ref, value)
+        return ref
+    return np.array(value, copy=True)

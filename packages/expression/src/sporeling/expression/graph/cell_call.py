@@ -8,7 +8,7 @@ Cells called inside a trace are inlined into the graph being built.
 ``TrainOneStepCell`` compiles its whole step -- forward, backward, ``grad_reducer`` (data
 parallelism's all-reduces), scaling, clipping and the optimizer's update, written back by
 ``assign`` -- into one graph when its optimizer can be compiled (``SGD``, ``Momentum``,
-``Adam``, ``AdamW`` with constant learning rates: :mod:`..optim._graph_step`), its
+``Adam``, ``AdamW`` with constant or per-step learning rates: :mod:`..optim._graph_step`), its
 ``construct`` is the built-in one and no AMP level above O1 is set in the context (the
 AMP graph passes cast whole graphs: the update would be float16). Otherwise it compiles its loss and ``value_and_grad``
 into one graph and runs the rest of the step eagerly on NumPy arrays.
@@ -87,7 +87,8 @@ def _whole_step_compiles(cell, base) -> bool:
     if type(opt)._graph_update is Optimizer._graph_update or \
             type(opt).__call__ is not Optimizer.__call__:
         return False
-    return all(lr.constant is not None for lr in opt._group_lrs)
+    from ..optim._graph_step import traceable_learning_rate
+    return all(map(traceable_learning_rate, opt._group_lrs))
 
 
 def _train_step(cell, args, kwargs):

@@ -20,7 +20,8 @@ from ..tensor.parameter import Parameter
 from ..tensor.tensor import Tensor
 from ._arrays import compute_dtype
 
-__all__ = ["graph_step", "prepare_state", "state_parameters"]
+__all__ = ["graph_step", "prepare_state", "scalar_as", "state_parameters",
+           "traceable_learning_rate"]
 
 
 def state_parameters(opt, index: int, param) -> dict:
@@ -70,14 +71,8 @@ def graph_step(opt, gradients) -> bool:
         state_parameters(opt, i, p)
     if made:
         raise Retrace(f"{name} made its state")
-    lrs = []
-    for lr in opt._group_lrs:
-        if lr.constant is None:
-            raise SporelingError("a compiled optimiser step needs a constant learning rate",
-                                 op=f"{name} (Graph mode)", expected="a float",
-                                 got=repr(lr), hint="call the optimiser outside jit for "
-                                 "per-step learning rates or schedules")
-        lrs.append(lr.constant)
+    step = opt._step_param
+    lrs = [_learning_rate(lr, step, name) for lr in opt._group_lrs]
     inv_scale = 1.0 / opt.loss_scale
     for i, (p, g) in enumerate(zip(params, gradients)):
         if g is None:
@@ -103,6 +98,33 @@ def graph_step(opt, gradients) -> bool:
             target = held[key]
             target.set_data(value.astype(target.dtype) if value.dtype != target.dtype
                             else value)
-    step = opt._step_param
     step.set_data(step + 1)
     return True
+
+
+def traceable_learning_rate(lr) -> bool:
+    """Whether a compiled step can read ``lr`` (a ``LearningRate``): a constant or
+    per-step values; a schedule is Python called with an int."""
+    return lr.constant is not None or lr.values is not None
+
+
+def _learning_rate(lr, step, name: str):
+    """The learning rate at ``step`` (the step's Parameter): a Python float, or a float64
+    Tensor read from the per-step values (the last one past their end, as eagerly)."""
+    if lr.constant is not None:
+        return lr.constant
+    if lr.values is None:
+        raise SporelingError("a compiled optimiser step cannot call a learning-rate schedule",
+                             op=f"{name} (Graph mode)",
+                             expected="a float or per-step values", got=repr(lr),
+                             hint="give the schedule's values per step (a list), or call "
+                                  "the optimiser outside jit")
+    from .. import ops
+    table = Tensor(np.asarray(lr.values, np.float64))
+    return table[ops.minimum(step, len(lr.values) - 1)]
+
+
+def scalar_as(value, dtype):
+    """A Python float as it is; a (float64) Tensor cast to ``dtype``, as NumPy casts a
+    Python float against an array of ``dtype`` in the eager step."""
+    return value if isinstance(value, float) else value.astype(dtype)

@@ -91,4 +91,9 @@ class AdamW(Adam):
                          use_amsgrad)
 
     def _decayed(self, w, lr, weight_decay):
-        return w * (1.0 - lr * weight_decay) if weight_decay else w
+        if not weight_decay:
+            return w
+        factor = 1.0 - lr * weight_decay
+        if not isinstance(factor, float):  # a per-step rate in a compiled step
+            factor = factor.astype(w.dtype)
+        return w * factor

@@ -58,7 +58,8 @@ class SGD(Optimizer):
 
 
     def _graph_update(self, w, g, state, lr, weight_decay):
-        mu, new = self.momentum, {}
+        from ._graph_step import scalar_as
+        lr, mu, new = scalar_as(lr, w.dtype), self.momentum, {}
         if mu:
             from .. import ops
             buf, step = state["buf"], state["step"]

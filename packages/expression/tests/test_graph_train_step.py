@@ -272,3 +272,19 @@ def test_a_mindspore_style_optimizer_written_with_assign_compiles():
     np.testing.assert_allclose(losses, eager_losses, rtol=1e-6)
     np.testing.assert_allclose(w, eager_w, rtol=1e-6)
     assert opt.global_step == 5 and f.compile_count == 1
+
+
+def test_a_direct_compiler_assign_in_a_compiled_function_is_refused_with_its_line():
+    from sporeling.compiler import ops as cops
+    from sporeling.core import SporelingError
+    w = sx.Parameter(np.ones(3, np.float32), name="w")
+
+    @sx.jit
+    def f(x):
+        cops.assign(w, w * 2.0)  # would write before the read below
+        return (w * x).sum()
+
+    with pytest.raises(SporelingError, match="assign in the middle") as info:
+        f(sx.Tensor(np.ones(3, np.float32)))
+    assert "test_graph_train_step.py" in str(info.value)
+    assert w.asnumpy().tolist() == [1.0] * 3

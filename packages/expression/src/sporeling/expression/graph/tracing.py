@@ -175,6 +175,7 @@ def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
             graph = make_graph(flat_fn, *examples, name=name, wrap_fresh=wrap)
     finally:
         cells, _STATE.cells = _STATE.cells, outer_cells
+    _check_assign_order(graph)
     # keep the argument inputs (the caller passes them) and the parameters actually read
     used = _used_vars(graph)
     n_args = len(slots)
@@ -204,6 +205,25 @@ def _assignments(effects, params, param_tracers) -> list:
             np.dtype(data.dtype) == np.dtype(ref.dtype)
         outs.append(bind(assign_p, ref, data) if same else data)
     return outs
+
+
+def _check_assign_order(graph: Graph) -> None:
+    """Every ``assign`` is one of the graph's last equations (made by :func:`_assignments`).
+    One bound directly (``sporeling.compiler.ops.assign`` on a traced value) would write in
+    the middle of the step, before later reads of the old value: refused, with its line."""
+    equations = graph.equations
+    tail = len(equations)
+    while tail and equations[tail - 1].prim.name == "assign":
+        tail -= 1
+    for eq in equations[:tail]:
+        if eq.prim.name == "assign":
+            from sporeling.core import SporelingError
+            raise SporelingError("assign in the middle of a compiled function",
+                                 op="assign (Graph mode)", where=eq.source,
+                                 expected="Parameter.set_data(value) or ms.ops.assign",
+                                 got="sporeling.compiler.ops.assign on a traced value",
+                                 hint="those are written after every read of the old "
+                                      "value; a direct assign is not")
 
 
 def _example(value):

@@ -5,3 +5,4 @@ see its README for what it will hold.
 """
 from . import drift, fuzz  # noqa: E402,F401  (engineer 3: fuzzing and drift)
 from . import adv  # noqa: E402,F401  (engineer 1: adversarial robustness)
+from . import mia, privacy  # noqa: E402,F401  (engineer 2: private training, membership inference)

@@ -334,3 +334,27 @@ def test_custom_optimizer_with_construct():
     np.testing.assert_allclose(np_of(g), (GRADS[0] + 0.5 * np_of(p)) / 4.0, rtol=1e-12)
     with pytest.raises(ValueError, match="expected 1 gradients"):
         opt((ms.Tensor(GRADS[0]), ms.Tensor(GRADS[1])))
+
+
+def test_custom_optimizer_compiles_into_the_jitted_step():
+    """Its ``ops.assign`` updates and ``global_step`` are recorded into the jitted training
+    step (``assign`` equations at the graph's end) and match PyNative."""
+    def run(jit):
+        p = ms.Parameter(ms.Tensor(np.ones(3, np.float32)), name="w")
+        opt = MindSporeStyleMomentum([p], 0.1)
+        grad_fn = ms.value_and_grad(lambda x: ((p * x) ** 2).sum(), None, [p])
+
+        def step(x):
+            loss, grads = grad_fn(x)
+            opt(grads)
+            return loss
+
+        f = ms.jit(step) if jit else step
+        x = ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+        return [float(f(x).asnumpy()) for _ in range(5)], p.asnumpy().copy(), opt, f
+
+    eager_losses, eager_w, _, _ = run(False)
+    losses, w, opt, f = run(True)
+    np.testing.assert_allclose(losses, eager_losses, rtol=1e-6)
+    np.testing.assert_allclose(w, eager_w, rtol=1e-6)
+    assert opt.global_step == 5 and f.compile_count == 1

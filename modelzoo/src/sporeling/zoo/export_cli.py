@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .train_args import int_at_least
+
 __all__ = ["HELP", "configure", "run", "export_target"]
 
 HELP = "export a zoo model to SIR (sx.load) or ONNX (onnxruntime)"
@@ -26,22 +28,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", dest="file_format", type=str.lower,
                         choices=("sir", "onnx"), default="sir", help="default: sir")
     parser.add_argument("--out", help="the file (default: NAME.sir / NAME.onnx)")
-    parser.add_argument("--batch", type=_positive, default=1,
+    parser.add_argument("--batch", type=int_at_least(1), default=1,
                         help="batch size of the example inputs (default: 1; ONNX files "
                              "take any batch size)")
     parser.add_argument("--random", action="store_true",
                         help="randomly initialised weights instead of the pretrained ones")
     parser.add_argument("--seed", type=int, default=0, help="example inputs' seed")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return value
 
 
 def _token_model(name: str, entry) -> bool:

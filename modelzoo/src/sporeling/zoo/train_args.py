@@ -7,29 +7,23 @@ import math
 import os
 from pathlib import Path
 
-__all__ = ["MODELS", "configure", "checkpoint_path", "checkpoint_path_problem"]
+__all__ = ["MODELS", "configure", "checkpoint_path", "checkpoint_path_problem", "int_at_least"]
 
 MODELS = {"lenet": "lenet5_digits", "mlp": "mlp_digits"}
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
-    return value
+def int_at_least(minimum: int):
+    """An argparse ``type``: an integer >= ``minimum``, refused with what came otherwise."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {text!r}")
+        return value
+    parse.__name__ = f"integer >= {minimum}"  # argparse names the type in its messages
+    return parse
 
 
 def _learning_rate(text: str) -> float:
@@ -63,9 +57,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``sporeling train`` to its parser."""
     parser.add_argument("--model", choices=sorted(MODELS), default="lenet",
                         help="network to train (default: %(default)s)")
-    parser.add_argument("--epochs", type=_positive_int, default=40,
+    parser.add_argument("--epochs", type=int_at_least(1), default=40,
                         help="passes over the training data (default: %(default)s)")
-    parser.add_argument("--batch-size", type=_positive_int, default=32,
+    parser.add_argument("--batch-size", type=int_at_least(1), default=32,
                         help="images per training step (default: %(default)s)")
     parser.add_argument("--lr", type=_learning_rate, default=2e-3,
                         help="Adam's peak learning rate, cosine decay to 2%% of it "
@@ -73,7 +67,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=["pynative", "graph"], default="pynative",
                         help="execution mode: op by op (pynative) or compiled (graph) "
                              "(default: %(default)s)")
-    parser.add_argument("--seed", type=_non_negative_int, default=0,
+    parser.add_argument("--seed", type=int_at_least(0), default=0,
                         help="seed of the data split, the initial weights and the shuffling "
                              "(default: %(default)s)")
     parser.add_argument("--output", type=_output_folder, default="checkpoints",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..train_args import int_at_least
 from . import actions
 
 __all__ = ["configure", "run"]
@@ -29,19 +30,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     train = sub.add_parser("train", help="train a model's weights from scratch with its "
                                          "recipe (seeded) and print their registry entry")
     train.add_argument("name")
-    train.add_argument("--seed", type=_non_negative, default=0, help="default: 0")
+    train.add_argument("--seed", type=int_at_least(0), default=0, help="default: 0")
     train.add_argument("--out", default="checkpoints",
                        help="folder for <name>.safetensors (default: checkpoints)")
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

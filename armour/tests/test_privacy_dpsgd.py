@@ -112,3 +112,11 @@ def test_training_learns_and_the_callback_reports_epsilon_per_epoch():
     for epoch, eps, delta in budget.history:
         assert eps == pytest.approx(compute_epsilon(1.0, q, 10 * epoch, 1e-5))
     assert budget.history[0][1] < budget.history[-1][1]
+
+
+def test_per_sample_grads_leave_no_cells_noted_outside_a_trace():
+    from sporeling.expression.graph import tracing
+    before = list(tracing._STATE.cells)
+    data = shared_digits()
+    per_sample_grads(make_mlp(), LOSS, data.x_train[:3], data.y_train[:3])
+    assert tracing._STATE.cells == before and not tracing.is_tracing()

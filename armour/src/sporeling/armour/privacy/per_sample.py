@@ -13,7 +13,7 @@ import numpy as np
 import sporeling.expression as sx
 from sporeling.compiler.autodiff import value_and_grad
 from sporeling.compiler.transforms import vmap
-from sporeling.expression.graph.tracing import _tracing
+from sporeling.expression.graph import tracing as _trace
 from sporeling.expression.tensor.tensor import Tensor, wrap
 
 __all__ = ["per_sample_grads"]
@@ -57,6 +57,13 @@ def per_sample_grads(net, loss_fn, x, y, params=None):
         return value_and_grad(lambda *pv: loss(pv, xi, yi), argnums=nums)(*pvals)
 
     pvals = tuple(p.asnumpy() for p in params)
-    with _tracing():
-        losses, grads = vmap(one, in_axes=(None, 0, 0))(pvals, x, y)
+    # inside a Graph-mode trace the Cells met are noted for its cache guards; outside one
+    # they would pile up in the tracer's list, so that list is put back as it was
+    outside, noted = not _trace.is_tracing(), list(_trace._STATE.cells)
+    try:
+        with _trace._tracing():
+            losses, grads = vmap(one, in_axes=(None, 0, 0))(pvals, x, y)
+    finally:
+        if outside:
+            _trace._STATE.cells[:] = noted
     return np.asarray(_raw(losses)), tuple(np.asarray(_raw(g)) for g in grads)

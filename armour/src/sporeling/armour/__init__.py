@@ -1,8 +1,5 @@
-"""sporeling.armour: adversarial attacks and defences, differential privacy, membership inference, fuzzing, drift detection.
-
-Skeleton: this package installs with its declared dependencies and exports nothing yet;
-see its README for what it will hold.
+"""sporeling.armour: adversarial attacks and defences (``adv``), differentially private
+training (``privacy``), membership inference (``mia``), fuzzing (``fuzz``) and drift
+detection (``drift``); see the package README.
 """
-from . import drift, fuzz  # noqa: E402,F401  (engineer 3: fuzzing and drift)
-from . import adv  # noqa: E402,F401  (engineer 1: adversarial robustness)
-from . import mia, privacy  # noqa: E402,F401  (engineer 2: private training, membership inference)
+from . import adv, drift, fuzz, mia, privacy  # noqa: F401

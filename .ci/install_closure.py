@@ -6,10 +6,15 @@ editable from this repository (pip never looks them up on an index); everything 
 declare comes from the package index as usual.
 
     python .ci/install_closure.py sporeling-runtime        # + its [test] extra
+    python .ci/install_closure.py -r requirements.txt      # everything (integration, e2e)
+
+It installs with uv when uv is on PATH (CI installs tox-uv, which brings it: editable
+builds are cached, an environment takes seconds instead of a minute), else with pip.
 """
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -45,7 +50,18 @@ def closure(name: str, dists: dict) -> list[str]:
     return order
 
 
+def install(args: list[str]) -> None:
+    """``pip install`` ``args`` into this interpreter's environment (through uv if present)."""
+    uv = shutil.which("uv")
+    command = ([uv, "pip", "install", "--quiet", "--python", sys.executable] if uv else
+               [sys.executable, "-m", "pip", "install", "-q"])
+    subprocess.run([*command, *args], check=True)
+
+
 def main() -> None:
+    if sys.argv[1] == "-r":
+        install(["-r", sys.argv[2]])
+        return
     dists = distributions()
     names = closure(sys.argv[1], dists)
     args = []
@@ -54,7 +70,7 @@ def main() -> None:
         extra = "[test]" if name == sys.argv[1] else ""
         args += ["-e", f"{folder}{extra}"]
     print("installing", ", ".join(names), flush=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", *args], check=True)
+    install(args)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from .autograd import (GradError, call_with_bprop, custom_bprop, grad, is_record
                        no_grad, stop_gradient, value_and_grad)
 from .tensor import Parameter, ParameterTuple, Tensor
 from .graph import jit
+from .sharding import shard  # operator parallel, answered by a plugin (sporeling-parallel)
 
 try:
     __version__ = _version("sporeling-expression")
@@ -25,7 +26,7 @@ except PackageNotFoundError:  # running from a source tree
 
 __all__ = [
     "Tensor", "Parameter", "ParameterTuple", "ops", "grad", "value_and_grad", "GradError",
-    "stop_gradient", "no_grad", "jit", "is_recording", "custom_bprop", "call_with_bprop",
+    "stop_gradient", "no_grad", "jit", "shard", "is_recording", "custom_bprop", "call_with_bprop",
     "set_context", "get_context", "context", "set_seed", "GRAPH_MODE", "PYNATIVE_MODE",
     "dtypes", "bool_", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16",
     "float32", "float64", "__version__",

@@ -23,3 +23,18 @@ def sporeling_grad_reducer(train_cell):
     while backward goes on. ``sporeling.parallel`` answers in ``data_parallel`` mode
     (MindSpore's ``DistributedGradReducer``).
     """
+
+
+@hookspec(firstresult=True)
+def sporeling_shard(fn, in_strategy, out_strategy, options):
+    """Return ``fn`` split over the ranks (operator parallel), or None to leave it to
+    another plugin.
+
+    Called by :func:`sporeling.expression.shard` and ``Cell.shard``. ``fn`` is a function
+    or a :class:`~sporeling.expression.nn.Cell`; ``in_strategy`` / ``out_strategy``: blocks
+    per dimension of each input / output (MindSpore's strategies, None: decided by the
+    plugin); ``options``: a dict of the caller's other keywords (e.g. ``parameter_plan``,
+    ``device_num``). The answer for a function is a callable running it split; for a Cell,
+    the Cell itself, whose calls now run split. With no answer, expression raises an error
+    saying to install ``sporeling-parallel``, which answers.
+    """

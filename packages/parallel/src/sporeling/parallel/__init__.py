@@ -31,13 +31,11 @@ __all__ = [
     "recv",
 ]
 
-# operator parallel and the strategy search; Cell.shard attached here (expression stays
-# unaware of parallelism)
+# operator parallel and the strategy search (sx.shard and Cell.shard reach them through
+# expression's sporeling_shard hook, answered in .plugin)
 from .operator import ShardingError, shard, strategy  # noqa: E402
-from .operator.cell import install_cell_shard as _install_cell_shard  # noqa: E402
 from .search import strategy_table  # noqa: E402  (the search function: search.search)
 
-_install_cell_shard()
 __all__ += ["shard", "strategy", "ShardingError", "strategy_table"]
 
 # pipeline parallel and optimizer sharding (ZeRO-1)

@@ -1,6 +1,7 @@
 """The parallel package's plugin: its hookspecs, its communicators (``mpi``, ``local``), the
-parallel context keys, the collective kernels, ``sporeling run``, and data parallelism's
-answers to expression's and data's hooks."""
+parallel context keys, the collective kernels, ``sporeling run``, and its
+answers to expression's hooks (``sporeling_grad_reducer``, ``sporeling_shard``:
+operator parallel) and data's."""
 from __future__ import annotations
 
 from sporeling.core import impl
@@ -30,6 +31,12 @@ def sporeling_add_context_options(options) -> None:
 def sporeling_grad_reducer(train_cell):  # expression's hook: data parallel TrainOneStepCell
     from .data_parallel.hooks import grad_reducer
     return grad_reducer(train_cell)
+
+
+@impl
+def sporeling_shard(fn, in_strategy, out_strategy, options):  # expression's: sx.shard, Cell.shard
+    from .operator.cell import shard_hook
+    return shard_hook(fn, in_strategy, out_strategy, options)
 
 
 @impl

@@ -233,6 +233,17 @@ class Cell:
         """The computation; every Cell subclass defines it."""
         raise NotImplementedError(f"{type(self).__name__} does not define construct()")
 
+    def shard(self, in_strategy=None, out_strategy=None, **kw):
+        """Run this Cell split over the ranks (MindSpore's ``Cell.shard``); returns the Cell.
+
+        ``in_strategy`` / ``out_strategy``: blocks per dimension of each input / output;
+        other keywords (``parameter_plan=``...) go to the implementation, which a plugin
+        gives through the ``sporeling_shard`` hook (``sporeling-parallel``); without one
+        this raises a :class:`~sporeling.core.errors.SporelingError` saying to install it.
+        """
+        from ..sharding import shard
+        return shard(self, in_strategy, out_strategy, **kw)
+
     def __call__(self, *args, **kwargs):
         if _TRACES[0] or _graph_mode():
             from ..graph.cell_call import graph_call

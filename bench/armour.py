@@ -7,7 +7,10 @@ whose keys are the table's columns, missing ones print as "-"):
   digits LeNet (1×8×8 inputs), one batch of 64: time per attack, per iteration, and the
   accuracy left, PyNative and Graph mode.
 * ``DP-SGD step MLP b256`` -- one DP-SGD step (``sporeling.armour.privacy.DPOptimizer``)
-  on the digits MLP, batch 256, and its ratio to the plain ``TrainOneStepCell`` step.
+  on the digits MLP, batch 256, and its ratio to the plain ``TrainOneStepCell`` step
+  (timed in both orders).
+* ``Opacus DP-SGD step MLP b256`` -- Opacus's step on the same MLP (same σ, clip, lr) and
+  Sporeling's ratio to it; a note instead when torch or opacus is not installed.
 
 Times are medians over ``--repeats`` after one warm-up (Graph mode compiles there); the
 process sleeps ``--idle`` seconds between timed blocks so one block's load does not spill
@@ -66,34 +69,93 @@ def pgd40_lenet(args):
     return out
 
 
+def both_orders(fns: dict, repeats: int, idle: float) -> dict:
+    """``{name: (median s, spread s)}``: a block of ``repeats`` timed calls of every fn in
+    the given order, then again in reverse (so neither always runs first), idle before each
+    block, after one warm-up each; spread is max - min over both blocks."""
+    times = {name: [] for name in fns}
+    for fn in fns.values():
+        fn()
+    for names in (list(fns), list(fns)[::-1]):
+        for name in names:
+            time.sleep(idle)
+            for _ in range(repeats):
+                t = time.perf_counter()
+                fns[name]()
+                times[name].append(time.perf_counter() - t)
+    return {n: (statistics.median(ts), max(ts) - min(ts)) for n, ts in times.items()}
+
+
+def _opacus_step(x, y):
+    """One Opacus DP-SGD step (GradSampleModule + its DPOptimizer, same σ, C, lr) on a
+    torch copy of the digits MLP; ``None`` and a note when torch or opacus is absent."""
+    try:
+        import torch
+        from opacus import GradSampleModule
+        from opacus.optimizers import DPOptimizer as OpacusDP
+    except ImportError as exc:
+        return None, f"Opacus skipped ({exc.name} not installed)"
+    # one thread: torch's OpenMP pool and NumPy's BLAS threads spin against each other on
+    # a small machine (Opacus measured 15x slower in this process with torch's default)
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    model = GradSampleModule(torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.ReLU(),
+                                                 torch.nn.Linear(32, 10)))
+    opt = OpacusDP(torch.optim.SGD(model.parameters(), lr=0.1), noise_multiplier=1.1,
+                   max_grad_norm=1.0, expected_batch_size=256)
+    xt, yt = torch.as_tensor(x), torch.as_tensor(y, dtype=torch.long)
+
+    xt.requires_grad_(False)
+
+    def step():
+        opt.zero_grad()
+        torch.nn.functional.cross_entropy(model(xt), yt).backward()
+        opt.step()
+    return step, f"torch {torch.__version__}, {torch.get_num_threads()} threads"
+
+
 @row
 def dp_sgd_step(args):
-    """DP-SGD step (vmap per-sample grads, clip, noise, SGD) against the plain step
-    (``TrainOneStepCell``) on the digits MLP, batch 256; target ratio <= 3x."""
+    """DP-SGD step (closed-form per-sample grads + ghost clipping for this Dense-only net,
+    noise, SGD) against the plain step (``TrainOneStepCell``) on the digits MLP, batch 256
+    (target ratio <= 3x), and against Opacus on the same MLP (target <= 1.0x)."""
     import numpy as np
 
     from sporeling.armour._digits import make_mlp, shared_digits
     from sporeling.armour.privacy import DPOptimizer
 
     data = shared_digits()
-    x, y = data.x_train[:256], data.y_train[:256]
+    x, y = data.x_train[:256], np.asarray(data.y_train[:256])
     loss = sx.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    out = []
+    out, dp_ms = [], {}
     for mode, name in ((sx.PYNATIVE_MODE, "pynative"), (sx.GRAPH_MODE, "graph")):
         sx.set_context(mode=mode)
         net = make_mlp()
         plain = sx.nn.TrainOneStepCell(sx.nn.WithLossCell(net, loss),
                                        sx.optim.SGD(net.trainable_params(), 0.1))
         xt, yt = sx.Tensor(x), sx.Tensor(y)
-        t_plain = timed(lambda: plain(xt, yt), args.repeats, args.idle)
         dp_net = make_mlp()
         dp = DPOptimizer(sx.optim.SGD(dp_net.trainable_params(), 0.1), dp_net, loss,
                          noise_multiplier=1.1, max_grad_norm=1.0, expected_batch_size=256,
                          seed=0)
-        t_dp = timed(lambda: dp.step(x, np.asarray(y)), args.repeats, args.idle)
-        out.append({"row": "DP-SGD step MLP b256", "mode": name, "time (ms)": t_dp * 1e3,
-                    "ratio": t_dp / t_plain, "note": f"plain step {t_plain * 1e3:.2f} ms"})
+        t = both_orders({"plain": lambda: plain(xt, yt), "dp": lambda: dp.step(x, y)},
+                        args.repeats, args.idle)
+        dp_ms[name] = t["dp"][0] * 1e3
+        out.append({"row": "DP-SGD step MLP b256", "mode": name, "time (ms)": dp_ms[name],
+                    "ratio": t["dp"][0] / t["plain"][0],
+                    "note": f"spread {t['dp'][1] * 1e3:.2f} ms; plain step "
+                            f"{t['plain'][0] * 1e3:.2f} ms (spread {t['plain'][1] * 1e3:.2f})"})
     sx.set_context(mode=sx.PYNATIVE_MODE)
+    step, note = _opacus_step(x, y)
+    if step is None:
+        out.append({"row": "Opacus DP-SGD step MLP b256", "note": note})
+        return out
+    t = both_orders({"opacus": step}, args.repeats, args.idle)["opacus"]
+    best = min(dp_ms.values())
+    out.append({"row": "Opacus DP-SGD step MLP b256", "mode": "torch", "time (ms)": t[0] * 1e3,
+                "ratio": best / (t[0] * 1e3),
+                "note": f"ratio = Sporeling's best DP step / Opacus's; spread "
+                        f"{t[1] * 1e3:.2f} ms; {note}"})
     return out
 
 

@@ -1,6 +1,7 @@
 """``DPOptimizer``: DP-SGD around any Sporeling optimiser (SGD, Momentum, Adam...).
 
-Each step: per-sample gradients (``vmap``), each clipped to L2 norm ``max_grad_norm`` over all
+Each step: per-sample gradients (``vmap``; in closed form for Dense/activation-only
+networks, whose clipping then never forms them -- "ghost clipping"), each clipped to L2 norm ``max_grad_norm`` over all
 parameters together, summed, Gaussian noise ``N(0, (noise_multiplier · max_grad_norm)²)``
 added per coordinate, divided by the *expected* batch size (Poisson batches vary in size;
 dividing by the real size would leak it), then handed to the wrapped optimiser.
@@ -10,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import check_positive
-from .per_sample import per_sample_grads
+from .per_sample import dense_factors, per_sample_grads
+from .per_sample_dense import ghost_clipped_sum
 
 __all__ = ["DPOptimizer", "clip_and_noise"]
 
@@ -23,11 +25,17 @@ def clip_and_noise(grads, max_grad_norm: float, noise_multiplier: float,
     for g in grads:
         sq += np.square(g.reshape(b, -1), dtype=np.float64).sum(axis=1)
     factor = np.minimum(1.0, max_grad_norm / (np.sqrt(sq) + 1e-12))
+    summed = [np.tensordot(factor.astype(g.dtype), g, axes=(0, 0)) for g in grads]
+    return add_noise(summed, max_grad_norm, noise_multiplier, expected_batch_size, rng)
+
+
+def add_noise(summed, max_grad_norm: float, noise_multiplier: float,
+              expected_batch_size: float, rng: np.random.Generator):
+    """Clipped sums → ``(sum + N(0, (σ·C)²)) / expected batch size`` per parameter."""
     out = []
-    for g in grads:
-        summed = np.tensordot(factor.astype(g.dtype), g, axes=(0, 0))
-        noise = rng.normal(0.0, noise_multiplier * max_grad_norm, size=summed.shape)
-        out.append(((summed + noise) / expected_batch_size).astype(g.dtype))
+    for s in summed:
+        noise = rng.normal(0.0, noise_multiplier * max_grad_norm, size=s.shape)
+        out.append(((s + noise) / expected_batch_size).astype(s.dtype))
     return tuple(out)
 
 
@@ -56,6 +64,14 @@ class DPOptimizer:
 
     def private_grads(self, x, y):
         """``(mean loss of the batch, private gradients)`` without updating."""
+        x, y = np.asarray(getattr(x, "_data", x)), np.asarray(getattr(y, "_data", y))
+        fast = dense_factors(self.net, self.loss_fn, x, y, self.params) \
+            if len(x) == len(y) else None
+        if fast is not None:  # Dense-only net: clip without forming per-sample gradients
+            summed = ghost_clipped_sum(fast[1], self.max_grad_norm)
+            private = add_noise(summed, self.max_grad_norm, self.noise_multiplier,
+                                self.expected_batch_size, self._rng)
+            return float(fast[0].mean()), private
         losses, grads = per_sample_grads(self.net, self.loss_fn, x, y, self.params)
         if len(losses) == 0:  # an empty Poisson batch still gets (pure) noise
             grads = tuple(np.zeros((1,) + tuple(p.shape), np.float32) for p in self.params)

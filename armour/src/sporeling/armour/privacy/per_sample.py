@@ -5,6 +5,7 @@ The Cell's trainable Parameters become arguments of a pure function: for the cal
 as a Graph-mode trace lifts them, and PyNative dispatches through ``bind`` meanwhile so the
 vmap and autodiff tracers reach their interpreters. One example at a time is what the
 function sees (a batch of one), so any Cell and loss work unchanged, in both modes.
+Dense/activation-only networks take the closed form of ``per_sample_dense`` instead.
 """
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from sporeling.compiler.transforms import vmap
 from sporeling.expression.graph import tracing as _trace
 from sporeling.expression.tensor.tensor import Tensor, wrap
 
-__all__ = ["per_sample_grads"]
+from .per_sample_dense import dense_backprops, dense_layers, known_loss_grads, materialise
+
+__all__ = ["per_sample_grads", "dense_factors"]
 
 
 def _raw(x):
@@ -50,13 +53,43 @@ def per_sample_grads(net, loss_fn, x, y, params=None):
     if len(x) == 0:
         return (np.zeros(0, np.float32),
                 tuple(np.zeros((0,) + tuple(p.shape), p.dtype) for p in params))
+    fast = dense_factors(net, loss_fn, x, y, params)
+    if fast is not None:  # Dense/activation only: closed form, only the loss traced
+        return fast[0], materialise(fast[1])
     loss = _example_loss(net, loss_fn, params)
     nums = tuple(range(len(params)))
 
     def one(pvals, xi, yi):
         return value_and_grad(lambda *pv: loss(pv, xi, yi), argnums=nums)(*pvals)
 
-    pvals = tuple(p.asnumpy() for p in params)
+    losses, grads = _vmapped(one, tuple(p.asnumpy() for p in params), x, y)
+    return losses, tuple(grads)
+
+
+def dense_factors(net, loss_fn, x, y, params):
+    """``(losses, [(a, δ) per Parameter])`` in closed form (see ``per_sample_dense``) when
+    ``net`` is Dense/activation only and ``x`` 2-D, else ``None``. ``x``, ``y`` NumPy."""
+    layers = dense_layers(net)
+    if layers is None or len(x) == 0:
+        return None
+    return dense_backprops(layers, lambda h, t: _logits_grads(loss_fn, h, t), x, y, params)
+
+
+def _logits_grads(loss_fn, logits, y):
+    """Each example's loss and its gradient w.r.t. that example's logits (in closed form
+    for the library's softmax cross entropy, else vmap of the loss alone)."""
+    known = known_loss_grads(loss_fn, logits, y)
+    if known is not None:
+        return known
+    def one(_, hi, yi):
+        return value_and_grad(lambda h: _raw(loss_fn(sx.ops.expand_dims(wrap(h), 0),
+                                                     sx.ops.expand_dims(wrap(yi), 0))))(hi)
+
+    return _vmapped(one, (), logits, y)
+
+
+def _vmapped(one, pvals, x, y):
+    """``vmap(one, in_axes=(None, 0, 0))(pvals, x, y)`` as NumPy ``(losses, grads)``."""
     # inside a Graph-mode trace the Cells met are noted for its cache guards; outside one
     # they would pile up in the tracer's list, so that list is put back as it was
     outside, noted = not _trace.is_tracing(), list(_trace._STATE.cells)
@@ -66,4 +99,6 @@ def per_sample_grads(net, loss_fn, x, y, params=None):
     finally:
         if outside:
             _trace._STATE.cells[:] = noted
-    return np.asarray(_raw(losses)), tuple(np.asarray(_raw(g)) for g in grads)
+    if isinstance(grads, (tuple, list)):
+        return np.asarray(_raw(losses)), tuple(np.asarray(_raw(g)) for g in grads)
+    return np.asarray(_raw(losses)), np.asarray(_raw(grads))

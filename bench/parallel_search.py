@@ -18,6 +18,7 @@ from sporeling.parallel.search import Machine, search
 from sporeling.parallel.search.models import transformer_graph
 
 MACHINE = Machine(flops=1e11, bandwidth=1e10, latency=1e-5)
+IDLE_S = 0.3  # before each timed search: BLAS threads still spinning would slow it
 
 
 def search_time_rows(layers=(2, 8, 24), devices=(8, 64, 1024),
@@ -30,6 +31,7 @@ def search_time_rows(layers=(2, 8, 24), devices=(8, 64, 1024),
             for mode in modes:
                 if mode == "dynamic_programming" and n > 64:
                     continue
+                time.sleep(IDLE_S)
                 start = time.perf_counter()
                 result = search(graph, n, mode=mode, machine=MACHINE, params=params)
                 rows.append({"layers": n_layers, "ops": len(graph.equations), "devices": n,

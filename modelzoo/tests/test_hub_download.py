@@ -15,7 +15,6 @@ from sporeling.core import ContextError
 from sporeling.zoo.hub import (DownloadError, HubWarning, OfflineError, Weights,
                                WeightsHashError, cache, fetch, sha256_of)
 
-import hub_test_server
 
 BODY = np.random.default_rng(0).bytes(300_000)
 
@@ -26,14 +25,6 @@ def home(tmp_path, monkeypatch):
     monkeypatch.setenv("SPORELING_HOME", str(root))
     monkeypatch.delenv("SPORELING_OFFLINE", raising=False)
     return root
-
-
-@pytest.fixture
-def server():
-    httpd, served = hub_test_server.start()
-    yield served
-    httpd.shutdown()
-    httpd.server_close()
 
 
 @pytest.fixture

@@ -38,14 +38,6 @@ def trained(tmp_path):
 
 
 @pytest.fixture
-def server():
-    httpd, served = hub_test_server.start()
-    yield served
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture
 def plugin_with(tmp_path, monkeypatch):
     """Install a fake third-party plugin (beside every installed one) registering
     ``{name: weights or None}`` of :class:`Tiny`."""

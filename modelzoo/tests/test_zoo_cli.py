@@ -16,14 +16,6 @@ import hub_test_server
 
 
 @pytest.fixture
-def server():
-    httpd, served = hub_test_server.start()
-    yield served
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture
 def mlp_file(tmp_path):
     """A DigitsMLP's weights (seeded, untrained) and the recipe's metrics of them."""
     from sporeling.core import set_seed

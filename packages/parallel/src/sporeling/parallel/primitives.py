@@ -94,25 +94,24 @@ def _all_gather_aval(x, *, axis, size, group):
     return Aval(tuple(shape), np.dtype(x.dtype))
 
 
+def _split(shape, axis: int, size: int, op: str) -> list[int]:
+    """``shape`` with ``axis`` split over a group of ``size``; a clear error if it cannot."""
+    if shape[axis] % size:
+        raise ShapeError(f"axis {axis} does not split over the group", op=op,
+                         expected=f"a length divisible by the group size {size}",
+                         got=f"shape {tuple(shape)}")
+    return [n // size if i == axis else n for i, n in enumerate(shape)]
+
+
 @reduce_scatter_p.def_abstract_eval
 def _reduce_scatter_aval(x, *, op, axis, size, group):
-    shape = list(x.shape)
-    if shape[axis] % size:
-        raise ShapeError(f"axis {axis} does not split over the group", op="reduce_scatter",
-                         expected=f"a length divisible by the group size {size}",
-                         got=f"shape {tuple(x.shape)}")
-    shape[axis] //= size
+    shape = _split(x.shape, axis, size, "reduce_scatter")
     return Aval(tuple(shape), np.dtype(x.dtype))
 
 
 @all_to_all_p.def_abstract_eval
 def _all_to_all_aval(x, *, split_axis, concat_axis, size, group):
-    shape = list(x.shape)
-    if shape[split_axis] % size:
-        raise ShapeError(f"axis {split_axis} does not split over the group", op="all_to_all",
-                         expected=f"a length divisible by the group size {size}",
-                         got=f"shape {tuple(x.shape)}")
-    shape[split_axis] //= size
+    shape = _split(x.shape, split_axis, size, "all_to_all")
     shape[concat_axis] *= size
     return Aval(tuple(shape), np.dtype(x.dtype))
 

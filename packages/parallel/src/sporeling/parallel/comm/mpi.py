@@ -85,7 +85,7 @@ class MpiCommunicator(Communicator):
         def cancel():
             try:
                 request.Cancel()  # MPI cannot cancel collectives; frees what it can
-            except Exception:
+            except _mpi().Exception:  # already complete or not cancellable: nothing to free
                 pass
         handle = PollingHandle(collective, self, request.Test, finish, cancel)
         handle._keep = keep  # buffers MPI uses until the request completes
@@ -175,6 +175,6 @@ class MpiCommunicator(Communicator):
         if self.mpi_comm is not None:
             try:
                 self.mpi_comm.Free()
-            except Exception:
+            except _mpi().Exception:  # MPI already finalized (interpreter shutdown): freed with it
                 pass
             self.mpi_comm = None

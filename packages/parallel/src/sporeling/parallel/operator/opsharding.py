@@ -158,27 +158,19 @@ def candidates(eq, dims: OpDims, n_axes: int, *, full: bool = True) -> list[OpSh
 def from_input_layout(eq, dims: OpDims, index: int, layout: Layout) -> OpSharding | None:
     """The strategy that takes operand ``index`` in ``layout`` as it is (None when the op
     cannot: a fixed dimension split, or an axis shared by two labels)."""
-    axes = []
-    used: set[int] = set()
-    for lab, ax in zip(dims.inputs[index], layout.dims):
-        if not ax:
-            continue
-        if lab in dims.fixed or used & set(ax):
-            return None
-        used.update(ax)
-        axes.append((lab, tuple(ax)))
-    sharding = OpSharding(layout.n_axes, tuple(axes))
-    try:
-        validate(eq, dims, sharding)
-    except ShardingError:
-        return None
-    return sharding
+    return _from_layout(eq, dims, dims.inputs[index], layout)
 
 
 def from_output_layout(eq, dims: OpDims, index: int, layout: Layout) -> OpSharding | None:
     """The strategy producing result ``index`` directly in ``layout`` (None if it cannot)."""
-    axes, used = [], set()
-    for lab, ax in zip(dims.outputs[index], layout.dims):
+    return _from_layout(eq, dims, dims.outputs[index], layout)
+
+
+def _from_layout(eq, dims: OpDims, labels, layout: Layout) -> OpSharding | None:
+    """The strategy splitting the dimensions ``labels`` as ``layout`` splits them."""
+    axes = []
+    used: set[int] = set()
+    for lab, ax in zip(labels, layout.dims):
         if not ax:
             continue
         if lab in dims.fixed or used & set(ax):

@@ -39,7 +39,7 @@ def test_check_grads_catches_a_wrong_backward_rule():
     def _wrong(ct, x, *, out):
         return (ops.mul(ct, 3.0),)  # should be 2
 
-    from sporeling.compiler.core.primitive import _PRIMITIVES
+    from sporeling.compiler.core.primitive import _DEFINED as _PRIMITIVES
     from sporeling.runtime.kernel_registry import get_kernels
     get_kernels().add_kernel("numpy", "test_twice_wrong", lambda b, x, out=None: x * 2)
     try:
@@ -52,7 +52,7 @@ def test_check_grads_catches_a_wrong_backward_rule():
 def test_a_primitive_without_backward_rule_names_itself():
     p = Primitive("test_no_rule")
     p.def_abstract_eval(lambda x: x)
-    from sporeling.compiler.core.primitive import _PRIMITIVES
+    from sporeling.compiler.core.primitive import _DEFINED as _PRIMITIVES
     from sporeling.runtime.kernel_registry import get_kernels
     get_kernels().add_kernel("numpy", "test_no_rule", lambda b, x, out=None: x + 0)
     try:
@@ -77,7 +77,7 @@ def test_selective_rules_are_told_which_cotangents_are_wanted():
         seen.append(needs)
         return (ct if needs[0] else None), (ct if needs[1] else None)
 
-    from sporeling.compiler.core.primitive import _PRIMITIVES
+    from sporeling.compiler.core.primitive import _DEFINED as _PRIMITIVES
     from sporeling.runtime.kernel_registry import get_kernels
     get_kernels().add_kernel("numpy", "test_selective", lambda b, x, y, out=None: x + y)
     try:

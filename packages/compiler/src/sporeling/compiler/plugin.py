@@ -46,3 +46,10 @@ def sporeling_add_passes(passes) -> None:
     from .passes import BUILTIN_PASSES
     for p in BUILTIN_PASSES:
         passes.add_pass(p)
+
+
+@impl
+def sporeling_add_primitives(primitives) -> None:
+    from . import ops, quant  # noqa: F401  (defining the ops defines the built-in primitives)
+    from .passes import fused  # noqa: F401
+    primitives.add_defined_in("sporeling.compiler")

@@ -57,3 +57,9 @@ def sporeling_add_commands(commands) -> None:
     add_run_command(commands)
     from .search.cli import add_plan_command  # `sporeling parallel plan` (operator parallel)
     add_plan_command(commands)
+
+
+@impl
+def sporeling_add_primitives(primitives) -> None:  # compiler's hook: the collectives
+    from .primitives import COLLECTIVES
+    primitives.add_primitive(*COLLECTIVES)

@@ -21,11 +21,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from sporeling.core import SporelingError
+from sporeling.core import PluginError, Registry, SporelingError, get_plugin_host
+from sporeling.core.hooks import declare_registry
 
 from .aval import Aval
 
-__all__ = ["Primitive", "primitives", "bind", "MissingRuleError"]
+__all__ = ["Primitive", "PrimitiveRegistry", "primitives", "defined_primitives", "bind",
+           "MissingRuleError"]
 
 
 class MissingRuleError(SporelingError, NotImplementedError):
@@ -50,10 +52,10 @@ class Primitive:
         self.impl: Callable | None = None
         # the defining module: each package grad-checks its own primitives
         self.module: str = sys._getframe(1).f_globals.get("__name__", "?")
-        if name in _PRIMITIVES:
+        if name in _DEFINED:
             raise SporelingError(f"primitive {name!r} is defined twice",
                                  expected="unique primitive names", got=name)
-        _PRIMITIVES[name] = self
+        _DEFINED[name] = self
 
     def def_abstract_eval(self, rule: Callable[..., Aval | tuple[Aval, ...]]):
         """``rule(*avals, **params) -> Aval`` (or a tuple of them); usable as a decorator."""
@@ -80,13 +82,42 @@ class Primitive:
         return f"<primitive {self.name}>"
 
 
-_PRIMITIVES: dict[str, Primitive] = {}
+_DEFINED: dict[str, Primitive] = {}  # every Primitive constructed in this process
 
 
-def primitives() -> dict[str, Primitive]:
-    """Every defined primitive by name (those of installed plugins included)."""
-    from .. import ops  # noqa: F401  (defining the ops defines the built-in primitives)
-    return _PRIMITIVES
+def defined_primitives() -> dict[str, Primitive]:
+    """Every primitive constructed so far, by name, whether or not a plugin contributed it
+    (the compiler's own modules use this while they are being imported)."""
+    return _DEFINED
+
+
+class PrimitiveRegistry(Registry[Primitive]):
+    """What ``sporeling_add_primitives`` fills: primitive name -> :class:`Primitive`."""
+
+    def __init__(self) -> None:
+        super().__init__("primitive")
+
+    def add_primitive(self, *prims: Primitive, replace: bool = False) -> None:
+        """Contribute ``prims`` (their rules attached where they are defined)."""
+        for prim in prims:
+            if not isinstance(prim, Primitive):
+                raise PluginError(f"plugin {self.source!r} contributed a non-primitive",
+                                  expected="sporeling.compiler.Primitive", got=repr(prim))
+            self.add(prim.name, prim, replace=replace)
+
+    def add_defined_in(self, package: str) -> None:
+        """Contribute every primitive whose defining module is ``package`` or below it."""
+        self.add_primitive(*(p for p in list(_DEFINED.values())
+                             if p.module == package or p.module.startswith(package + ".")))
+
+
+declare_registry("sporeling_add_primitives", PrimitiveRegistry)
+
+
+def primitives() -> PrimitiveRegistry:
+    """Every primitive the installed plugins contribute (the compiler's built-ins included),
+    collected once per plugin host through ``sporeling_add_primitives``."""
+    return get_plugin_host().registry("sporeling_add_primitives")
 
 
 def bind(prim: Primitive, *args: Any, **params: Any):

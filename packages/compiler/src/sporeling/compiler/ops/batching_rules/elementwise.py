@@ -3,7 +3,7 @@
 ``(B, 1.., *example shape)`` so that NumPy broadcasting treats each example as it would alone."""
 from __future__ import annotations
 
-from ...core import bind, primitives
+from ...core import bind, defined_primitives
 from ...core.batching import def_batching
 from ._util import aligned, logical_shape
 
@@ -39,6 +39,6 @@ def elementwise_rule(prim):
     return rule
 
 
-_P = primitives()
+_P = defined_primitives()
 for _name in ELEMENTWISE:
     def_batching(_P[_name])(elementwise_rule(_P[_name]))

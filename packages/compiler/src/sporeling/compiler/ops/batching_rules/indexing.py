@@ -15,12 +15,12 @@ import numpy as np
 
 from sporeling.core import ShapeError
 
-from ...core import bind, primitives
+from ...core import bind, defined_primitives
 from ...core.batching import def_batching
 from ..indexing import OPERAND
 from ._util import aligned, at_front, batch_size, logical_shape, move_axis, reshape, to_front
 
-_P = primitives()
+_P = defined_primitives()
 _FULL = (None, None, None)
 
 

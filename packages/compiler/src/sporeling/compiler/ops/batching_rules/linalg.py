@@ -1,12 +1,12 @@
 """Batching rules of matmul and einsum."""
 from __future__ import annotations
 
-from ...core import bind, primitives
+from ...core import bind, defined_primitives
 from ...core.batching import def_batching
 from ..linalg import _LETTERS
 from ._util import logical_shape, reshape, to_front
 
-_P = primitives()
+_P = defined_primitives()
 
 
 @def_batching(_P["matmul"])

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core import bind, primitives
+from ...core import bind, defined_primitives
 from ...core.batching import def_batching
 from ._util import at_front, batch_size, logical_shape, reshape, to_front
 
-_P = primitives()
+_P = defined_primitives()
 
 
 def _fold(x):

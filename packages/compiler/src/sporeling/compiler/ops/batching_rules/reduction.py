@@ -2,11 +2,11 @@
 shift past the batch axis, which stays where it is (or moves left past reduced axes)."""
 from __future__ import annotations
 
-from ...core import bind, primitives
+from ...core import bind, defined_primitives
 from ...core.batching import def_batching
 from ._util import reshape, shift_axes, shift_axis, to_front
 
-_P = primitives()
+_P = defined_primitives()
 
 
 def _reduction_rule(prim):

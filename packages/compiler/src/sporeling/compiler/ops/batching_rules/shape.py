@@ -2,11 +2,11 @@
 concat, split, tile, repeat, flip, roll, pad, slice, tril/triu."""
 from __future__ import annotations
 
-from ...core import bind, primitives
+from ...core import bind, defined_primitives
 from ...core.batching import def_batching
 from ._util import at_front, batch_size, reshape, shift_axes, shift_axis, to_front
 
-_P = primitives()
+_P = defined_primitives()
 
 
 @def_batching(_P["reshape"])

@@ -1,0 +1,1 @@
+"""sporeling.insight: Training insight: TensorBoard summaries, profiler, HTML report."""

@@ -1,0 +1,1 @@
+"""sporeling.numba_backend: A compiled CPU backend for Sporeling on numba."""

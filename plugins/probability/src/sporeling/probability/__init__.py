@@ -1,0 +1,1 @@
+"""sporeling.probability: Probabilistic programming: distributions, bijectors, Bayesian layers."""

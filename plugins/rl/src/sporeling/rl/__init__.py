@@ -1,0 +1,1 @@
+"""sporeling.rl: Reinforcement learning: DQN and PPO on gymnasium environments."""

@@ -9,23 +9,25 @@ A value says which interpreter owns it through an ``_interpreter`` attribute;
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from sporeling.core import SporelingError, context_version, get_context
 from sporeling.runtime import get_backend
+from sporeling.runtime.events import kernel_listeners as _kernel_listeners, timed_call
 
 from .location import locate
 from .primitive import Primitive
 
 __all__ = ["Interpreter", "EagerInterpreter", "eager", "next_level"]
 
-_levels = [0]
+_levels = itertools.count(1)  # next() is atomic: threads tracing at once get distinct levels
 
 
 def next_level() -> int:
     """A level above every interpreter created so far (nested transformations nest)."""
-    _levels[0] += 1
-    return _levels[0]
+    return next(_levels)
 
 
 class Interpreter:
@@ -74,6 +76,8 @@ class EagerInterpreter(Interpreter):
                 return prim.impl(*args, **params)
             fn = self.kernel(prim.name)
         try:
+            if _kernel_listeners:  # a profiler is on (see runtime.events)
+                return timed_call(fn, prim.name, self._backend, args, params)
             return fn(self._backend, *args, **params)
         except SporelingError as exc:
             locate(exc)  # the user's file:line and function, looked up only on failure

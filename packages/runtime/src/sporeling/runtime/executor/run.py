@@ -27,12 +27,14 @@ import collections
 import linecache
 import threading
 import types
+from time import perf_counter_ns
 from typing import Callable, Sequence
 
 import numpy as np
 
 from sporeling.core import SporelingError
 
+from ..events import kernel_listeners as _kernel_listeners, kernel_ran
 from .program import Program
 
 __all__ = ["run", "build", "ExecutionError"]
@@ -92,17 +94,28 @@ class _Builder:
         p, ns = self.p, self.ns
         for slot, value in p.constants.items():
             ns[f"s{slot}"] = value
+        fn, line_of = self.generate(timed=False)
+        return _guard(fn, p, line_of, len(p.input_slots), lambda: self.generate(timed=True))
+
+    def generate(self, timed: bool) -> tuple[types.FunctionType, list]:
+        """The program's function and its line -> instruction map. ``timed``: each kernel
+        call is reported to :mod:`..events`' kernel listeners (for a profiler)."""
+        p, ns = self.p, self.ns
         drop_after: dict[int, list[int]] = {}
         for slot, i in self.last_reads().items():
             drop_after.setdefault(i, []).append(slot)
         args = ", ".join(f"s{s}" for s in p.input_slots)
-        lines = [f"def program({args}):"]
+        name = "program_timed" if timed else "program"
+        lines = [f"def {name}({args}):"]
         line_of = []  # generated line number -> instruction index
+        if timed:
+            ns["_now"], ns["_ran"], ns["P"] = perf_counter_ns, kernel_ran, p.name
         for i, ins in enumerate(p.instructions):
             ns[f"k{i}"] = ins.kernel
             call = ["B"] + [f"s{s}" for s in ins.inputs]
             if ins.out is not None:
-                ns[f"o{i}"] = self.view(ins.out)
+                if f"o{i}" not in ns:
+                    ns[f"o{i}"] = self.view(ins.out)
                 call.append(f"out=o{i}")
             for k, v in ins.params.items():
                 ns[f"p{i}_{k}"] = v
@@ -110,19 +123,26 @@ class _Builder:
             target = ", ".join(f"s{s}" for s in ins.outputs)
             if ins.multiple_results:
                 target = (target + ",") if len(ins.outputs) == 1 else target or "_"
+            if timed:
+                ns[f"n{i}"] = ins.name or "kernel"
+                lines.append("    _t = _now()")
+                line_of.append(i)
             lines.append(f"    {target} = k{i}({', '.join(call)})")
             line_of.append(i)
+            if timed:
+                lines.append(f"    _ran(n{i}, _t, _now(), P)")
+                line_of.append(i)
             dead = drop_after.get(i)
             if dead:
                 lines.append(f"    del {', '.join(f's{s}' for s in dead)}")
                 line_of.append(i)
         lines.append(f"    return [{', '.join(f's{s}' for s in p.output_slots)}]")
         source = "\n".join(lines) + "\n"
-        filename = f"<sporeling program {p.name} #{id(p):x}>"
+        filename = f"<sporeling program {p.name}{' timed' if timed else ''} #{id(p):x}>"
         code = compile(source, filename, "exec")
         _remember_source(filename, source)
         exec(code, ns)
-        return _guard(ns["program"], p, line_of, len(p.input_slots))
+        return ns[name], line_of
 
 
 _SOURCES: collections.deque = collections.deque()
@@ -139,11 +159,14 @@ def _remember_source(filename: str, source: str) -> None:
         linecache.cache.pop(_SOURCES.popleft(), None)
 
 
-def _guard(fn: types.FunctionType, program: Program, line_of: list, n_inputs: int):
+def _guard(fn: types.FunctionType, program: Program, line_of: list, n_inputs: int,
+           make_timed: Callable[[], tuple]):
     # The arena is the program's: a second call while one runs (another thread, or a
     # kernel calling back into this program) gets a copy of the runner with its own arena.
+    # While a profiler listens, the timed twin (made on first need) runs instead.
     busy = threading.Lock()
     spare: list = []
+    timed: list = []
 
     def runner(*inputs):
         if len(inputs) != n_inputs:
@@ -153,10 +176,15 @@ def _guard(fn: types.FunctionType, program: Program, line_of: list, n_inputs: in
             if not spare:
                 spare.append(_Builder(program).runner())
             return spare[0](*inputs)
+        code, lines = fn, line_of
+        if _kernel_listeners:
+            if not timed:
+                timed.extend(make_timed())
+            code, lines = timed
         try:
-            return fn(*inputs)
+            return code(*inputs)
         except Exception as exc:
-            error = _explain(exc, fn, program, line_of)
+            error = _explain(exc, code, program, lines)
             if error is exc:
                 raise
             raise error from exc

@@ -53,6 +53,7 @@ import numpy as np
 from sporeling.core import OutOfMemoryError, context_version, format_size, get_context
 
 from ..errors import PoolError
+from ..events import memory_changed, memory_listeners as _memory_listeners
 from .block import Block, round_up
 from .buffer import BufferOwner, owner_of
 from .options import block_size as _check_block_size, max_memory as _check_max_memory
@@ -150,6 +151,8 @@ class MemoryPool:
                 self._peak = self._in_use
         owner = _new_array(BufferOwner, shape, dtype, block.raw, block.start + offset)
         owner.pool, owner.alloc_id, owner.released = self, alloc_id, False
+        if _memory_listeners:  # a profiler is on (see runtime.events)
+            memory_changed(self, size, self._in_use, self._peak)
         return owner.view(_ndarray)
 
     def free(self, array: np.ndarray) -> None:
@@ -258,6 +261,8 @@ class MemoryPool:
         region.in_use -= size  # Region.claim's counterpart, inlined
         region.live -= 1
         self._in_use -= size
+        if _memory_listeners:
+            memory_changed(self, -size, self._in_use, self._peak)
         cached = self._cache.get((region.name, size))
         if cached is None:
             self._cache[(region.name, size)] = [(region, block, offset)]

@@ -2,3 +2,15 @@
 from __future__ import annotations
 
 from sporeling.core import impl  # noqa: F401
+
+
+@impl
+def sporeling_add_primitives(primitives) -> None:  # compiler's hook: the Fourier transforms
+    from .operators.fft import FFT_PRIMITIVES
+    primitives.add_primitive(*FFT_PRIMITIVES)
+
+
+@impl
+def sporeling_add_kernels(kernels) -> None:  # runtime's hook: their NumPy kernels
+    from .operators.fft_kernels import add_kernels
+    add_kernels(kernels)

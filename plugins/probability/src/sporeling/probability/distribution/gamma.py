@@ -1,0 +1,165 @@
+"""``Gamma``, ``Beta`` and ``Dirichlet``: reparameterised implicitly (``rsample`` through
+:func:`sporeling.probability.sampling.random_gamma`; Beta and Dirichlet are normalised Gamma
+samples), with ``lgamma``/``digamma`` from :mod:`sporeling.probability.special`."""
+from __future__ import annotations
+
+import numpy as np
+
+from sporeling.compiler import ops
+from sporeling.core import ShapeError
+
+from ..sampling import random_gamma
+from ..special import digamma, lgamma
+from ._util import broadcast_params, float_params
+from .distribution import Distribution
+
+__all__ = ["Gamma", "Beta", "Dirichlet", "lbeta"]
+
+
+def _positive(a):
+    return a > 0
+
+
+def lbeta(a, b):
+    """``log B(a, b) = lgamma(a) + lgamma(b) - lgamma(a + b)``."""
+    return ops.sub(ops.add(lgamma(a), lgamma(b)), lgamma(ops.add(a, b)))
+
+
+class Gamma(Distribution):
+    """``Gamma(concentration, rate)`` (shape ``alpha``, rate ``beta``; mean ``alpha/beta``),
+    both ``> 0``, on ``x > 0``."""
+
+    has_rsample = True
+    support_text = "value > 0"
+
+    def __init__(self, concentration, rate=1.0, validate_args=True, name="Gamma"):
+        a, b = float_params(concentration, rate)
+        shape, (self.concentration, self.rate) = broadcast_params(a, b)
+        super().__init__(shape, (), a.dtype, validate_args, name)
+        self._check_param("concentration", self.concentration, _positive, "concentration > 0")
+        self._check_param("rate", self.rate, _positive, "rate > 0")
+
+    def _support(self, value):
+        return ops.greater(value, 0.0)
+
+    def _in_support_value(self, value):
+        return 1.0
+
+    def _log_prob(self, x):
+        a, b = self.concentration, self.rate
+        return ops.sub(ops.add(ops.mul(a, ops.log(b)), ops.mul(ops.sub(a, 1.0), ops.log(x))),
+                       ops.add(ops.mul(b, x), lgamma(a)))
+
+    def _entropy(self):
+        a = self.concentration
+        return ops.add(ops.sub(a, ops.log(self.rate)),
+                       ops.add(lgamma(a), ops.mul(ops.sub(1.0, a), digamma(a))))
+
+    def _rsample(self, shape):
+        return ops.div(random_gamma(ops.broadcast_to(self.concentration, shape)), self.rate)
+
+    def _mean(self):
+        return ops.div(self.concentration, self.rate)
+
+    def _variance(self):
+        return ops.div(self.concentration, ops.square(self.rate))
+
+
+class Beta(Distribution):
+    """``Beta(concentration1, concentration0)`` (``alpha``, ``beta``; PyTorch's and
+    MindSpore's names), both ``> 0``, on ``0 < x < 1``."""
+
+    has_rsample = True
+    support_text = "0 < value < 1"
+
+    def __init__(self, concentration1, concentration0, validate_args=True, name="Beta"):
+        a, b = float_params(concentration1, concentration0)
+        shape, (self.concentration1, self.concentration0) = broadcast_params(a, b)
+        super().__init__(shape, (), a.dtype, validate_args, name)
+        self._check_param("concentration1", a, _positive, "concentration1 > 0")
+        self._check_param("concentration0", b, _positive, "concentration0 > 0")
+
+    def _support(self, value):
+        return ops.logical_and(ops.greater(value, 0.0), ops.less(value, 1.0))
+
+    def _in_support_value(self, value):
+        return 0.5
+
+    def _log_prob(self, x):
+        a, b = self.concentration1, self.concentration0
+        return ops.sub(ops.add(ops.mul(ops.sub(a, 1.0), ops.log(x)),
+                               ops.mul(ops.sub(b, 1.0), ops.log1p(ops.neg(x)))), lbeta(a, b))
+
+    def _entropy(self):
+        a, b = self.concentration1, self.concentration0
+        total = ops.add(a, b)
+        return ops.add(ops.sub(ops.sub(lbeta(a, b), ops.mul(ops.sub(a, 1.0), digamma(a))),
+                               ops.mul(ops.sub(b, 1.0), digamma(b))),
+                       ops.mul(ops.sub(total, 2.0), digamma(total)))
+
+    def _rsample(self, shape):
+        x = random_gamma(ops.broadcast_to(self.concentration1, shape))
+        y = random_gamma(ops.broadcast_to(self.concentration0, shape))
+        return ops.div(x, ops.add(x, y))
+
+    def _mean(self):
+        return ops.div(self.concentration1, ops.add(self.concentration1, self.concentration0))
+
+    def _variance(self):
+        a, b = self.concentration1, self.concentration0
+        total = ops.add(a, b)
+        return ops.div(ops.mul(a, b), ops.mul(ops.square(total), ops.add(total, 1.0)))
+
+
+class Dirichlet(Distribution):
+    """``Dirichlet(concentration)`` over the simplex: event shape ``(K,)``, the last axis of
+    ``concentration`` (``> 0``). A value's entries must be positive and sum to 1 (within
+    ``1e-6``; ``1e-4`` for float32 and narrower)."""
+
+    has_rsample = True
+    support_text = "positive entries summing to 1"
+
+    def __init__(self, concentration, validate_args=True, name="Dirichlet"):
+        (self.concentration,) = float_params(concentration)
+        shape = tuple(self.concentration.shape)
+        if not shape:
+            raise ShapeError("concentration needs an event axis", op=name,
+                             expected="at least 1-d (..., K)", got="0-d")
+        super().__init__(shape[:-1], shape[-1:], self.concentration.dtype, validate_args, name)
+        self._check_param("concentration", self.concentration, _positive, "concentration > 0")
+
+    def _support(self, value):
+        tol = 1e-6 if np.finfo(self.dtype).bits >= 64 else 1e-4
+        positive = ops.all(ops.greater(value, 0.0), axis=-1)
+        sums = ops.less_equal(ops.abs(ops.sub(ops.sum(value, axis=-1), 1.0)), tol)
+        return ops.logical_and(positive, sums)
+
+    def _in_support_value(self, value):
+        k = self.event_shape[0]
+        return np.full(k, 1.0 / k, self.dtype)
+
+    def _log_prob(self, x):
+        a = self.concentration
+        return ops.add(ops.sum(ops.mul(ops.sub(a, 1.0), ops.log(x)), axis=-1),
+                       ops.sub(lgamma(ops.sum(a, axis=-1)), ops.sum(lgamma(a), axis=-1)))
+
+    def _entropy(self):
+        a = self.concentration
+        k = self.event_shape[0]
+        total = ops.sum(a, axis=-1)
+        log_b = ops.sub(ops.sum(lgamma(a), axis=-1), lgamma(total))
+        return ops.sub(ops.add(log_b, ops.mul(ops.sub(total, float(k)), digamma(total))),
+                       ops.sum(ops.mul(ops.sub(a, 1.0), digamma(a)), axis=-1))
+
+    def _rsample(self, shape):
+        g = random_gamma(ops.broadcast_to(self.concentration, shape))
+        return ops.div(g, ops.sum(g, axis=-1, keepdims=True))
+
+    def _mean(self):
+        return ops.div(self.concentration, ops.sum(self.concentration, axis=-1, keepdims=True))
+
+    def _variance(self):
+        a = self.concentration
+        total = ops.sum(a, axis=-1, keepdims=True)
+        m = ops.div(a, total)
+        return ops.div(ops.mul(m, ops.sub(1.0, m)), ops.add(total, 1.0))

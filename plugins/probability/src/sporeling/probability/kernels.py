@@ -1,0 +1,71 @@
+"""NumPy/SciPy kernels of this plugin's primitives (:mod:`.special`, :mod:`.sampling`).
+Special functions compute in float64 and are stored in the operand's dtype."""
+from __future__ import annotations
+
+import numpy as np
+from scipy import special as sc
+
+from sporeling.runtime.kernels.random import rng
+from sporeling.runtime.kernels.table import output
+
+__all__ = ["KERNELS", "add_kernels"]
+
+
+def _unary(fn):
+    def kernel(backend, x, out=None, **params):
+        result = output(backend, out, np.shape(x), np.asarray(x).dtype)
+        np.copyto(result, fn(np.asarray(x, np.float64), **params), casting="unsafe")
+        return result
+    return kernel
+
+
+def _polygamma(x, *, n):
+    return sc.polygamma(n, x)
+
+
+def _k_random_gamma(backend, alpha, seed, out=None):
+    a = np.asarray(alpha)
+    result = output(backend, out, a.shape, a.dtype)
+    sample = rng(seed).standard_gamma(a.astype(np.float64))
+    # float32 can round a tiny sample to 0 (log_prob -inf): keep it the smallest normal
+    np.copyto(result, np.maximum(sample, np.finfo(a.dtype).tiny), casting="unsafe")
+    return result
+
+
+def _k_random_poisson(backend, rate, seed, out=None):
+    r = np.asarray(rate)
+    result = output(backend, out, r.shape, r.dtype)
+    np.copyto(result, rng(seed).poisson(r.astype(np.float64)), casting="unsafe")
+    return result
+
+
+def gamma_sample_grad(z, alpha):
+    """``dz/dalpha`` of a standard Gamma sample ``z`` at fixed CDF value (float64 arrays):
+    ``-(dF/dalpha)(z; alpha) / p(z; alpha)``, ``dF/dalpha`` by a central difference."""
+    z, alpha = np.broadcast_arrays(np.asarray(z, np.float64), np.asarray(alpha, np.float64))
+    h = 1e-5 * np.maximum(alpha, 1.0)
+    h = np.minimum(h, 0.5 * alpha)  # stay inside alpha > 0
+    dcdf = (sc.gammainc(alpha + h, z) - sc.gammainc(alpha - h, z)) / (2 * h)
+    log_pdf = (alpha - 1) * np.log(z) - z - sc.gammaln(alpha)
+    return -dcdf * np.exp(-log_pdf)
+
+
+def _k_random_gamma_grad(backend, z, alpha, out=None):
+    result = output(backend, out, np.shape(z), np.asarray(z).dtype)
+    np.copyto(result, gamma_sample_grad(z, alpha), casting="unsafe")
+    return result
+
+
+KERNELS = {"probability_lgamma": _unary(sc.gammaln),
+           "probability_digamma": _unary(sc.digamma),
+           "probability_polygamma": _unary(_polygamma),
+           "probability_random_gamma": _k_random_gamma,
+           "probability_random_gamma_grad": _k_random_gamma_grad,
+           "probability_random_poisson": _k_random_poisson}
+
+
+def add_kernels(kernels) -> None:
+    """This plugin's kernels for the NumPy backend (called by the plugin)."""
+    from sporeling.runtime.numpy_backend import NumpyBackend
+    for name, fn in KERNELS.items():
+        kernels.add_kernel(NumpyBackend.name, name, fn)

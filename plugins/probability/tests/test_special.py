@@ -1,0 +1,57 @@
+"""The special-function primitives: values vs SciPy, gradients to second order, batching,
+and their registration through the plugin hooks."""
+import numpy as np
+import pytest
+from scipy import special as sc
+
+import sporeling.expression as sx
+from sporeling.compiler import primitives
+from sporeling.compiler.core.batching import batching_rule
+from sporeling.compiler.testing import check_grads
+from sporeling.core import SporelingError, get_plugin_host
+
+import sporeling.probability as sp
+from sporeling.probability import special
+
+X = np.array([0.05, 0.7, 1.0, 2.5, 13.0, 120.0])
+
+
+def test_values_match_scipy_in_float64_and_keep_float32():
+    np.testing.assert_allclose(sp.lgamma(X), sc.gammaln(X), rtol=1e-14)
+    np.testing.assert_allclose(sp.digamma(X), sc.digamma(X), rtol=1e-14)
+    np.testing.assert_allclose(sp.polygamma(3, X), sc.polygamma(3, X), rtol=1e-14)
+    assert sp.lgamma(X.astype(np.float32)).dtype == np.float32
+    out = sp.digamma(sx.Tensor(X))
+    assert isinstance(out, sx.Tensor) and np.allclose(out.asnumpy(), sc.digamma(X))
+
+
+@pytest.mark.parametrize("fn", [sp.lgamma, sp.digamma, lambda x: sp.polygamma(1, x)],
+                         ids=["lgamma", "digamma", "trigamma"])
+def test_gradients_to_second_order(fn):
+    check_grads(fn, [np.array([0.6, 1.7, 4.2])], order=2, rtol=1e-6)
+
+
+def test_pynative_gradient_of_lgamma_is_digamma():
+    g = sx.grad(lambda x: sp.lgamma(x).sum())(sx.Tensor(X))
+    np.testing.assert_allclose(g.asnumpy(), sc.digamma(X), rtol=1e-13)
+
+
+def test_bad_polygamma_order_names_the_op():
+    with pytest.raises(SporelingError, match="polygamma.*n >= 0"):
+        sp.polygamma(-1, X)
+    assert np.allclose(sp.polygamma(0, X), sc.digamma(X))
+
+
+def test_batching_rule_keeps_the_batch_axis():
+    rule = batching_rule(special.lgamma_p)
+    out, dim = rule([np.ones((3, 2)) * 2.5], [1])
+    assert dim == 1 and np.allclose(out, sc.gammaln(2.5))
+
+
+def test_contributed_through_the_hooks():
+    names = [p.name for p in get_plugin_host().loaded]
+    assert "probability" in names
+    registry = primitives()
+    for name in ("probability_lgamma", "probability_digamma", "probability_polygamma",
+                 "probability_random_gamma", "probability_random_poisson"):
+        assert registry[name].name == name

@@ -4,16 +4,15 @@ A :class:`CastPolicy` maps primitive names to a compute dtype: the white list to
 dtype (only float32 operands are cast down), the black list to float32 (only float16 and
 bfloat16 operands are cast up). Other primitives run as they are.
 
-**How it reaches every op.** ``sporeling.compiler.bind`` hands a primitive to the
-interpreter that owns its operands; every ``Tensor`` names the PyNative interpreter through
-the class attribute ``Tensor._interpreter``. While at least one policy is active (in any
-thread) that attribute points at :data:`AUTOCAST`, a proxy at the PyNative interpreter's
-level: it casts the listed operands -- through PyNative itself, so the casts are ordinary
-recorded ops (gradients flow back through them to the float32 values) -- then hands the
-primitive on. While a Graph-mode trace runs, PyNative binds on the tracers, so the same
-casts land in the graph. Policies are per thread; the proxy is installed only while some
-policy is active, so code outside AMP pays nothing. Backward rules of a recorded step run
-on the values the forward saved, not through the policy, as autocast does in PyTorch.
+**How it reaches every op.** A policy is a layer of this thread's interpreter stack
+(:mod:`sporeling.compiler.core.stack`): the PyNative interpreter, which runs every Tensor op,
+hands the operands to the innermost layer's ``operand_hook`` first. It casts the listed
+operands -- through PyNative itself, so the casts are ordinary recorded ops (gradients flow
+back through them to the float32 values) -- then the op runs. While a Graph-mode trace runs,
+PyNative binds on the tracers, so the same casts land in the graph. Policies are per thread
+and nothing global changes: code outside AMP, and other threads, pay nothing. Backward rules
+of a recorded step run on the values the forward saved, not through the policy, as autocast
+does in PyTorch.
 
     >>> import numpy as np
     >>> import sporeling.expression as sx
@@ -25,15 +24,12 @@ on the values the forward saved, not through the policy, as autocast does in PyT
 """
 from __future__ import annotations
 
-import threading
-
 from sporeling.compiler import primitives
-from sporeling.compiler.core import Interpreter
+from sporeling.compiler.core.stack import Layer, innermost, pop, push
 from sporeling.core import dtypes
 from sporeling.expression.autograd.interpreter import PYNATIVE
-from sporeling.expression.tensor.tensor import Tensor
 
-__all__ = ["CastPolicy", "AUTOCAST", "policy_scope", "push_policy", "pop_policy",
+__all__ = ["CastPolicy", "AutocastLayer", "policy_scope", "push_policy", "pop_policy",
            "current_policy", "run_under"]
 
 _LOW = (dtypes.float16, dtypes.bfloat16)
@@ -53,14 +49,6 @@ class CastPolicy:
         return f"CastPolicy(low={self.low}, {len(self.targets)} primitives)"
 
 
-class _State(threading.local):
-    def __init__(self):
-        self.stack: list = []
-
-
-_STATE = _State()
-_LOCK = threading.Lock()
-_ACTIVE = [0, None]  # policies active in all threads; the interpreter the proxy replaced
 _cast_p = None
 
 
@@ -75,30 +63,27 @@ def _cast(a, target):
     return PYNATIVE.apply(_cast_p, (a,), {"dtype": target})
 
 
-class AutocastInterpreter(Interpreter):
-    """PyNative with the current thread's :class:`CastPolicy` applied first."""
+class AutocastLayer(Layer):
+    """A policy on the interpreter stack (``policy`` None: no casts, e.g. ``enabled=False``
+    inside an enclosing autocast -- the innermost layer decides)."""
 
-    level = PYNATIVE.level
+    def __init__(self, policy: CastPolicy | None):
+        self.policy = policy
 
-    def apply(self, prim, args, params):
-        stack = _STATE.stack
-        policy = stack[-1] if stack else None
+    def operand_hook(self, prim, args):
+        policy = self.policy
         if policy is not None:
             target = policy.targets.get(prim.name)
             if target is not None:
-                args = tuple(_cast(a, target) for a in args)
-        return PYNATIVE.apply(prim, args, params)
+                return tuple(_cast(a, target) for a in args)
+        return args
 
     def compile_key(self):
-        """What a compiled graph depends on: the current policy's casts (the compile cache
-        of ``sporeling.expression`` adds this to its key)."""
-        stack = _STATE.stack
-        policy = stack[-1] if stack else None
+        """What a compiled graph depends on: the policy's casts (the compile cache of
+        ``sporeling.expression`` adds this to its key)."""
+        policy = self.policy
         return None if policy is None else tuple(sorted(
             (name, str(dtype)) for name, dtype in policy.targets.items()))
-
-
-AUTOCAST = AutocastInterpreter()
 
 
 def push_policy(policy: CastPolicy | None) -> None:
@@ -106,27 +91,20 @@ def push_policy(policy: CastPolicy | None) -> None:
     global _cast_p
     if _cast_p is None:
         _cast_p = primitives()["cast"]
-    with _LOCK:
-        if _ACTIVE[0] == 0:
-            _ACTIVE[1] = Tensor.__dict__.get("_interpreter")
-            Tensor._interpreter = AUTOCAST
-        _ACTIVE[0] += 1
-    _STATE.stack.append(policy)
+    push(AutocastLayer(policy))
 
 
 def pop_policy() -> None:
     """Undo the latest :func:`push_policy` of this thread."""
-    _STATE.stack.pop()
-    with _LOCK:
-        _ACTIVE[0] -= 1
-        if _ACTIVE[0] == 0:
-            Tensor._interpreter = _ACTIVE[1]
+    layer = innermost(AutocastLayer)
+    if layer is not None:
+        pop(layer)
 
 
 def current_policy() -> CastPolicy | None:
     """This thread's active policy, or None."""
-    stack = _STATE.stack
-    return stack[-1] if stack else None
+    layer = innermost(AutocastLayer)
+    return None if layer is None else layer.policy
 
 
 class policy_scope:

@@ -25,6 +25,7 @@ from sporeling.core import PluginError, Registry, SporelingError, get_plugin_hos
 from sporeling.core.hooks import declare_registry
 
 from .aval import Aval
+from .stack import FRESH, receiver
 
 __all__ = ["Primitive", "PrimitiveRegistry", "primitives", "defined_primitives", "bind",
            "MissingRuleError"]
@@ -134,6 +135,10 @@ def bind(prim: Primitive, *args: Any, **params: Any):
         if interp is not None and (best is None or interp.level > best.level):
             best = interp
     if best is None:
+        if not args and prim.name in FRESH:  # a new value per run: the innermost trace's
+            layer = receiver()
+            if layer is not None:
+                return layer.apply(prim, args, params)
         best = _EAGER[0] or _load_eager()
     return best.apply(prim, args, params)
 

@@ -1,13 +1,12 @@
 """Running a graph by binding its equations again -- on arrays (a reference executor) or on
 any other interpreter's values, which is how transformations (grad, vjp) act on graphs.
-Equations of fresh primitives (``rng_seed``: no operands, a new value each time) are bound
-with :func:`~sporeling.compiler.ir.trace.bind_fresh`, so re-tracing a graph keeps them
-equations of the new graph instead of freezing one draw into a constant."""
+Equations of fresh primitives (``rng_seed``: no operands, a new value each time) go to the
+innermost trace of the interpreter stack like any ``bind`` without operands, so re-tracing a
+graph keeps them equations of the new graph instead of freezing one draw into a constant."""
 from __future__ import annotations
 
 from ..core import bind
 from .graph import Const, Graph
-from .trace import FRESH, bind_fresh
 
 __all__ = ["evaluate"]
 
@@ -24,10 +23,7 @@ def evaluate(graph: Graph, *args):
         return v.value if isinstance(v, Const) else env[v]
 
     for eq in graph.equations:
-        if not eq.inputs and eq.prim.name in FRESH:
-            out = bind_fresh(eq.prim, wrapped=False, **eq.params)
-        else:
-            out = bind(eq.prim, *(read(v) for v in eq.inputs), **eq.params)
+        out = bind(eq.prim, *(read(v) for v in eq.inputs), **eq.params)
         if eq.prim.multiple_results:
             env.update(zip(eq.outputs, out))
         else:

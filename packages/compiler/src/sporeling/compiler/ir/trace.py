@@ -12,13 +12,14 @@ graph -- the caller passes it (closure conversion, needed by control-flow sub-gr
 
 **Fresh values.** A primitive without operands would bind eagerly (``bind`` picks the
 interpreter from the operands), so inside a trace its value would be baked into the graph as
-a constant. For the random seed (``rng_seed``) that is wrong: every run of the graph must draw
-anew. So the traces that :func:`make_graph` builds with ``fresh_seeds=True`` (the default) form
-a per-thread stack, and :func:`bind_fresh` binds such a primitive to the innermost one -- the
-graph gets an equation executed on every run -- or eagerly when no trace is active.
-Control-flow sub-graphs are traced with ``fresh_seeds=False``: their draws happen in the
-enclosing scope and enter the body as a captured operand, so the backward (which re-runs the
-body) sees the forward's seeds.
+a constant. For the random seed (``rng_seed``, listed in
+:data:`~sporeling.compiler.core.stack.FRESH`) that is wrong: every run of the graph must
+draw anew. So a trace that :func:`make_graph` builds with ``fresh_seeds=True`` (the default)
+is a layer of this thread's interpreter stack (:mod:`sporeling.compiler.core.stack`) that
+receives them: ``bind`` gives it an equation executed on every run, or computes the value
+eagerly when no trace is active. Control-flow sub-graphs are traced with
+``fresh_seeds=False``: their draws happen in the enclosing scope and enter the body as a
+captured operand, so the backward (which re-runs the body) sees the forward's seeds.
 
     >>> g = make_graph(lambda x: ops.dropout(x, 0.5), np.ones(4, np.float32))
     >>> [eq.prim.name for eq in g.equations]
@@ -27,7 +28,6 @@ body) sees the forward's seeds.
 from __future__ import annotations
 
 import sys
-import threading
 from typing import Callable
 
 import numpy as np
@@ -35,13 +35,14 @@ import numpy as np
 from sporeling.core import SporelingError
 
 from ..core import Aval, Interpreter, next_level
+from ..core.stack import FRESH, Layer, pushed, receiver
 from ..core.location import locate, user_frame, user_location, user_source_of
 from ..core.primitive import Primitive
 from .graph import Const, Equation, Graph, Var
 from .pytree import flatten
 
 __all__ = ["Tracer", "TraceInterpreter", "make_graph", "user_source", "innermost_trace",
-           "bind_fresh", "FRESH"]
+           "FRESH"]
 
 
 class Tracer:
@@ -79,8 +80,10 @@ def user_source() -> str | None:
     return None if frame is None else user_source_of(frame)
 
 
-class TraceInterpreter(Interpreter):
-    """Records every primitive bound on its tracers into equations."""
+class TraceInterpreter(Interpreter, Layer):
+    """Records every primitive bound on its tracers into equations (and, while
+    :func:`make_graph` has it on the stack with ``fresh_seeds``, the fresh values)."""
+    receives_fresh = True
 
     def __init__(self, record_source: bool = True, wrap_fresh: Callable | None = None):
         self.level = next_level()
@@ -88,7 +91,7 @@ class TraceInterpreter(Interpreter):
         self.captured: dict[int, tuple[object, Var]] = {}  # id(outer value) -> (value, Var)
         self.record_source = record_source
         self.closed = False  # its graph is built: a tracer of it met later has escaped
-        # how a fresh value (see bind_fresh) is handed to the traced code: the Graph-mode
+        # how a fresh value (see the module doc) is handed to the traced code: the Graph-mode
         # front end wraps it in a Tensor, like every other value its code sees
         self.wrap_fresh = wrap_fresh
 
@@ -144,35 +147,10 @@ def _escaped(tracer):
              "condition a Python value)")
 
 
-FRESH: set[str] = set()
-"""Names of operand-less primitives whose every application is a new value (``rng_seed``):
-:func:`~sporeling.compiler.ir.evaluate` re-binds their equations with :func:`bind_fresh`."""
-
-
-class _Active(threading.local):
-    def __init__(self):
-        self.stack: list[TraceInterpreter] = []
-
-
-_ACTIVE = _Active()
-
-
 def innermost_trace() -> TraceInterpreter | None:
-    """The innermost active trace that receives fresh values (None outside any)."""
-    stack = _ACTIVE.stack
-    return stack[-1] if stack else None
-
-
-def bind_fresh(prim: Primitive, *, wrapped: bool = True, **params):
-    """Bind the operand-less ``prim`` to the innermost active trace (an equation in the graph
-    being built, run on every execution), else eagerly. ``wrapped``: present a traced result
-    the way that trace's code sees values (a Tensor in Graph mode)."""
-    trace = innermost_trace()
-    if trace is None:
-        from ..core import bind
-        return bind(prim, **params)
-    out = trace.apply(prim, (), params)
-    return trace.wrap_fresh(out) if wrapped and trace.wrap_fresh is not None else out
+    """The innermost active trace of this thread that receives fresh values (None outside
+    any)."""
+    return receiver()
 
 
 def _is_value(x) -> bool:
@@ -195,12 +173,8 @@ def make_graph(fn: Callable, *example_args, name: str | None = None,
     tracers = [interp.new_input(leaf) for leaf in leaves]
     from .pytree import unflatten
     if fresh_seeds:
-        stack = _ACTIVE.stack
-        stack.append(interp)
-        try:
+        with pushed(interp):
             out = fn(*unflatten(in_tree, tracers))
-        finally:
-            stack.pop()
     else:
         out = fn(*unflatten(in_tree, tracers))
     out_leaves, out_tree = flatten(out)

@@ -31,7 +31,8 @@ import numpy as np
 from sporeling.core import DTypeError, ShapeError, dtypes, generator
 
 from ..core import Aval, Primitive, bind, def_nondifferentiable
-from ..ir.trace import FRESH, innermost_trace
+from ..core.stack import FRESH
+from ..ir.trace import innermost_trace
 from ._util import as_operand, is_array
 
 __all__ = ["uniform", "normal", "bernoulli", "randint", "permutation", "draw_seed",

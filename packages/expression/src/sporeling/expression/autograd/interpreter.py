@@ -6,6 +6,11 @@ through the eager interpreter below, and wraps the results as Tensors. While a `
 recording (see :mod:`.state`) and an operand carries a node of the current tape, it records
 a node with :func:`sporeling.compiler.autodiff.tape.record`.
 
+It consults this thread's interpreter stack (:mod:`sporeling.compiler.core.stack`): under a
+Graph-mode trace it dispatches through ``bind`` (the Tensors hold tracers, whose trace
+records the op); under an AMP policy the innermost layer's ``operand_hook`` casts operands
+first. With no layers (plain eager code) the check costs one thread-local read.
+
 What a node saves depends on who will run its backward rule. A node recorded while only one
 ``grad`` is recording is differentiated by that ``grad`` alone, with nothing recording its
 backward, so it saves the raw arrays: the rules then run straight on the eager kernels (the
@@ -18,7 +23,8 @@ from __future__ import annotations
 from numpy import ndarray
 
 from sporeling.compiler.autodiff.tape import record
-from sporeling.compiler.core import Interpreter, eager, next_level
+from sporeling.compiler.core import Interpreter, bind, eager, next_level
+from sporeling.compiler.core.stack import STACK
 
 from ..tensor.tensor import Tensor, wrap
 from .state import STATE
@@ -35,9 +41,20 @@ class PyNativeInterpreter(Interpreter):
     def apply(self, prim, args, params):
         # Interpreters created later (tracing, compiler vjp) have higher levels and unwrap
         # their own values first, so operands here are Tensors, arrays and Python values.
+        layers = STACK.layers
+        run = _run
+        if layers:
+            hook = None
+            for layer in layers:  # outermost first: the innermost hook wins
+                if layer.operand_hook is not None:
+                    hook = layer.operand_hook
+                if layer.rebind:
+                    run = _bind_run
+            if hook is not None:
+                args = hook(prim, args)
         level = STATE.level
         if not level:  # fast path: nothing to record
-            out = _run(prim, [a._data if isinstance(a, Tensor) else a for a in args], params)
+            out = run(prim, [a._data if isinstance(a, Tensor) else a for a in args], params)
             if prim.multiple_results:
                 return tuple(wrap(o) for o in out)
             return wrap(out)
@@ -55,7 +72,7 @@ class PyNativeInterpreter(Interpreter):
             parents.append(None)
         if traced and _any_traced(inner):
             inner = _keep_recorded_wrappers(args, inner, parents)
-        out = _run(prim, inner, params)
+        out = run(prim, inner, params)
         multi = prim.multiple_results
         outs = tuple(wrap(o) for o in out) if multi else wrap(out)
         if not traced or not prim.differentiable:
@@ -74,6 +91,10 @@ class PyNativeInterpreter(Interpreter):
 
 
 _run = eager.apply
+
+
+def _bind_run(prim, args, params):
+    return bind(prim, *args, **params)
 
 
 def _level(x) -> int:

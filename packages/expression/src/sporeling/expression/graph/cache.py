@@ -17,13 +17,14 @@ import weakref
 import numpy as np
 
 from sporeling.compiler.core import locate
+from sporeling.compiler.core.stack import STACK
 from sporeling.compiler.ir import flatten, unflatten
 from sporeling.compiler.pipeline import compile_graph
 from sporeling.core import context_version, get_context
 
 from ..tensor.tensor import Tensor, wrap
 from .effects import aliased_param_inputs
-from .tracing import LIFT_LOCK, is_array_leaf, trace
+from .tracing import is_array_leaf, trace
 
 __all__ = ["CompiledFunction", "cell_signature"]
 
@@ -67,8 +68,7 @@ class _Entry:
 
     def run(self, arrays: list):
         traced = self.traced
-        with LIFT_LOCK:  # not while another thread's trace has them lifted
-            inputs = arrays + [p._data for p in traced.params]
+        inputs = arrays + [p._data for p in traced.params]
         copies = []
         for k in self.copied:  # read-only: assign returns the new value instead of writing
             copies.append(inputs[k].copy())
@@ -81,10 +81,9 @@ class _Entry:
             c.flags.writeable = True
         n = len(outs) - len(traced.effect_params)
         if traced.effect_params:
-            with LIFT_LOCK:  # p._data is the Parameter's own array, not another's tracer
-                for p, value in zip(traced.effect_params, outs[n:]):
-                    if value is not p._data:  # assign wrote in place unless it could not
-                        _store(p, value)
+            for p, value in zip(traced.effect_params, outs[n:]):
+                if value is not p._data:  # assign wrote in place unless it could not
+                    _store(p, value)
         results = iter(outs[:n])
         leaves = [wrap(next(results)) if s is None else s for s in traced.out_static]
         return unflatten(traced.out_tree, leaves)
@@ -107,12 +106,12 @@ _CONTEXT_KEY: list = [-1, None]
 def _ambient_key() -> tuple:
     """What else a graph depends on: every context key's value (``graph_opt_level``,
     ``amp_level``...), re-read only when the context changes, and the state of whatever
-    interpreter owns Tensors now (an AMP cast policy offers ``compile_key()``)."""
+    layers of this thread's interpreter stack (an AMP cast policy's ``compile_key()``)."""
     version = context_version()
     if _CONTEXT_KEY[0] != version:
         _CONTEXT_KEY[:] = [version, tuple(sorted((k, repr(v)) for k, v in get_context().items()))]
-    token = getattr(Tensor._interpreter, "compile_key", None)
-    return _CONTEXT_KEY[1], (token() if token is not None else None)
+    return _CONTEXT_KEY[1], tuple(layer.compile_key() for layer in STACK.layers
+                                  if layer.compile_key is not None)
 
 
 class CompiledFunction:

@@ -1,14 +1,17 @@
 """Tracing Tensor code into a graph: the Graph-mode front end's half of ``make_graph``.
 
 The traced function runs on ordinary Tensors whose ``_data`` is a compiler ``Tracer``. Their
-ops reach the PyNative interpreter as usual, which unwraps ``_data`` and -- while a trace is
-on -- dispatches through ``bind`` instead of straight to the eager kernels, so the tracer's
-interpreter records the equation. ``grad``/``value_and_grad`` inside work unchanged: the
+ops reach the PyNative interpreter as usual, which unwraps ``_data`` and -- while a
+:class:`GraphTrace` layer is on this thread's interpreter stack -- dispatches through
+``bind`` instead of straight to the eager kernels, so the tracer's interpreter records the
+equation. ``grad``/``value_and_grad`` inside work unchanged: the
 PyNative tape records over tracer-valued Tensors and the backward rules bind ops on tracers,
 so forward and backward land in one graph.
 
-Parameters are **lifted**: for the duration of the trace every live Parameter's ``_data`` is
-swapped for a tracer (restored afterwards, also on errors); those the function reads become
+Parameters are **lifted**: for the duration of the trace every live Parameter reads as a
+tracer *in the tracing thread* (a layer of its interpreter stack, see
+:func:`~sporeling.expression.tensor.parameter.lifted`; other threads keep seeing the data,
+so one thread can train eagerly while another compiles); those the function reads become
 graph inputs, fed with the Parameters' current values at each run, so a compiled graph stays
 valid while the weights change. A Parameter whose ``_data`` is something else when the
 function returns was written (``set_data``, ``ops.assign``: an optimiser's update,
@@ -30,11 +33,13 @@ import numpy as np
 
 from sporeling.compiler.ir import Graph, Var, flatten, make_graph, unflatten
 
-from ..autograd import interpreter as _pynative
-from ..tensor.parameter import live_parameters
+from sporeling.compiler.core.stack import Layer, pushed
+
+from ..tensor.parameter import lifted, live_parameters
 from ..tensor.tensor import Tensor, wrap
 
-__all__ = ["Traced", "Retrace", "trace", "is_tracing", "is_array_leaf", "note_cell"]
+__all__ = ["Traced", "Retrace", "GraphTrace", "trace", "is_tracing", "is_array_leaf",
+           "note_cell"]
 
 
 class _TraceState(threading.local):
@@ -63,26 +68,20 @@ def is_array_leaf(x) -> bool:
     return isinstance(x, (Tensor, np.ndarray))
 
 
-def _bind_run(prim, args, params):
-    from sporeling.compiler import bind
-    return bind(prim, *args, **params)
+class GraphTrace(Layer):
+    """A Graph-mode trace on this thread's interpreter stack: Tensor ops dispatch through
+    ``bind`` (their Tensors hold tracers)."""
+    rebind = True
 
 
 @contextlib.contextmanager
 def _tracing():
-    """PyNative dispatches through ``bind`` (so tracers reach their interpreter)."""
-    from ..nn import cell as _cell
-    saved = _pynative._run
-    _pynative._run = _bind_run
     _STATE.depth += 1
-    _cell._TRACES[0] += 1
     try:
-        yield
+        with pushed(GraphTrace()):
+            yield
     finally:
-        _cell._TRACES[0] -= 1
         _STATE.depth -= 1
-        if not _STATE.depth:
-            _pynative._run = saved
 
 
 @dataclass
@@ -109,12 +108,6 @@ def _used_vars(graph: Graph) -> set:
     return used
 
 
-LIFT_LOCK = threading.RLock()
-"""Held by a trace (it swaps *every* live Parameter's data for a tracer) and by a compiled
-graph reading Parameter values: thread-ranks (``sporeling.parallel.testing.run_local``)
-tracing at once, or reading their weights during another's trace, would see tracers."""
-
-
 class Retrace(Exception):
     """Raised inside a trace by code that has just made Parameters the graph must read and
     write (an optimiser's state, made on its first call): the trace starts again, with them
@@ -128,13 +121,12 @@ def trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
     """Trace ``fn(*args, **kwargs)``: array leaves of the arguments become graph inputs,
     other leaves are static (baked in); live Parameters are lifted (see the module doc).
     Returns the :class:`Traced` call and the Cells it went through."""
-    with LIFT_LOCK:
-        for _ in range(_RETRACES):
-            try:
-                return _trace(fn, args, kwargs, name)
-            except Retrace:
-                continue
-        return _trace(fn, args, kwargs, name)
+    for _ in range(_RETRACES):
+        try:
+            return _trace(fn, args, kwargs, name)
+        except Retrace:
+            continue
+    return _trace(fn, args, kwargs, name)
 
 
 def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
@@ -150,20 +142,15 @@ def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
         for i, t in zip(slots, arg_tracers):
             full[i] = wrap(t)
         call_args, call_kwargs = unflatten(in_tree, full)
-        saved = [p._data for p in params]
-        try:
-            for p, t in zip(params, param_tracers):
-                p._data = t
+        with lifted({id(p): t for p, t in zip(params, param_tracers)}) as lift:
             out = fn(*call_args, **call_kwargs)
-            effects = [(p, p._data) for p, t in zip(params, param_tracers) if p._data is not t]
-            # read before the Parameters get their data back: a Parameter returned as
-            # it is must be its (traced) value, not the array it held at compile time
+            effects = [(p, lift.values[id(p)]) for p, t in zip(params, param_tracers)
+                       if lift.values[id(p)] is not t]
+            # read while lifted: a Parameter returned as it is must be its (traced)
+            # value, not the array it held at compile time
             out_leaves, out_tree = flatten(out, is_leaf=is_array_leaf)
             arrays = [x._data if isinstance(x, Tensor) else x for x in out_leaves
                       if is_array_leaf(x)]
-        finally:
-            for p, data in zip(params, saved):
-                p._data = data
         result.update(out_tree=out_tree, effects=effects,
                       static=[None if is_array_leaf(x) else x for x in out_leaves])
         return arrays + _assignments(effects, params, param_tracers)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Callable, Iterator
 
+from sporeling.compiler.core.stack import STACK
 from sporeling.core import GRAPH_MODE, context_version, dtypes, get_context
 
 from ..tensor import Parameter
@@ -32,10 +33,13 @@ __all__ = ["Cell"]
 
 _DEFAULT_PARAM_NAMES = (None, "", "Parameter")
 
-# Graph mode: [context version, mode is GRAPH_MODE] re-read only when the context changes,
-# and how many Graph-mode traces run (Cells called inside one are inlined into its graph)
+# Graph mode: [context version, mode is GRAPH_MODE] re-read only when the context changes
 _GRAPH_MODE = [-1, False]
-_TRACES = [0]
+
+
+def _in_trace() -> bool:
+    """A Graph-mode trace runs in this thread: Cells called are inlined into its graph."""
+    return any(layer.rebind for layer in STACK.layers)
 
 
 def _graph_mode() -> bool:
@@ -245,7 +249,7 @@ class Cell:
         return shard(self, in_strategy, out_strategy, **kw)
 
     def __call__(self, *args, **kwargs):
-        if _TRACES[0] or _graph_mode():
+        if _graph_mode() or _in_trace():
             from ..graph.cell_call import graph_call
             return graph_call(self, args, kwargs)
         if self._cast_dtype is not None:

@@ -12,14 +12,17 @@
 """
 from __future__ import annotations
 
+import contextlib
+import threading
 import weakref
 
 from sporeling.core import SporelingError
 from sporeling.compiler.core import eager
+from sporeling.compiler.core.stack import Layer, innermost, pushed
 
 from .tensor import Tensor, _as_array, _traced, dtype_name
 
-__all__ = ["Parameter", "ParameterTuple", "live_parameters"]
+__all__ = ["Parameter", "ParameterTuple", "live_parameters", "lifted"]
 
 # every Parameter alive: a Graph-mode trace lifts the ones it reads to graph inputs
 _LIVE: "weakref.WeakSet[Parameter]" = weakref.WeakSet()
@@ -28,6 +31,52 @@ _LIVE: "weakref.WeakSet[Parameter]" = weakref.WeakSet()
 def live_parameters() -> list:
     """Every Parameter object currently alive (what Graph mode may lift to graph inputs)."""
     return list(_LIVE)
+
+
+class Lift(Layer):
+    """A Graph-mode trace's stand-ins for Parameters, in the tracing thread only:
+    ``values[id(parameter)]`` is what the Parameter's ``_data`` reads and writes there."""
+
+    def __init__(self, values: dict):
+        self.values = values
+
+
+_LIFTING = [0]  # lifts open in any thread: when 0, reading a Parameter skips the lookup
+_LIFTING_LOCK = threading.Lock()
+_SLOT = Tensor._data  # the slot that holds a Parameter's own data
+
+
+@contextlib.contextmanager
+def lifted(values: dict):
+    """``with lifted({id(p): tracer}):`` -- in this thread (only), those Parameters read
+    and write the given values instead of their data; other threads see their data."""
+    with _LIFTING_LOCK:
+        _LIFTING[0] += 1
+    try:
+        with pushed(Lift(values)) as lift:
+            yield lift
+    finally:
+        with _LIFTING_LOCK:
+            _LIFTING[0] -= 1
+
+
+def _get_data(param):
+    if _LIFTING[0]:
+        lift = innermost(Lift)
+        if lift is not None:
+            value = lift.values.get(id(param))
+            if value is not None:
+                return value
+    return _SLOT.__get__(param)
+
+
+def _set_data(param, value) -> None:
+    if _LIFTING[0]:
+        lift = innermost(Lift)
+        if lift is not None and id(param) in lift.values:
+            lift.values[id(param)] = value
+            return
+    _SLOT.__set__(param, value)
 
 
 class Parameter(Tensor):
@@ -41,6 +90,8 @@ class Parameter(Tensor):
 
     __slots__ = ("name", "requires_grad")
     _persistent = True
+    # a Graph-mode trace lifts Parameters per thread (see ``lifted``), never by swapping data
+    _data = property(_get_data, _set_data)
 
     def __init__(self, default_input, name: str | None = None, requires_grad: bool = True):
         super().__init__(default_input)

@@ -49,32 +49,40 @@ segment_max_p = Primitive("gnn_segment_max", doc="rows of data maximised per seg
 PRIMITIVES = (segment_sum_p, segment_mean_p, segment_max_p)
 
 
-def _aval(op: str, float_only: bool):
+_FLOAT_ONLY = {"segment_mean": True}
+
+
+def check_operands(op: str, data, ids) -> None:
+    """Shapes and dtypes of a segment op's operands (the ids' values: :func:`check_ids`)."""
+    shape = tuple(data.shape)
+    if not shape:
+        raise ShapeError("data must have a row axis", op=op, expected="data of shape (N, ...)",
+                         got="a 0-d value")
+    if np.dtype(ids.dtype).kind not in "iu":
+        raise DTypeError("segment ids must be integers", op=op, expected="an integer dtype",
+                         got=str(np.dtype(ids.dtype)))
+    if tuple(ids.shape) != shape[:1]:
+        raise ShapeError("one segment id per row of data", op=op,
+                         expected=f"ids of shape ({shape[0]},) for data {shape}",
+                         got=tuple(ids.shape))
+    float_only = _FLOAT_ONLY.get(op, False)
+    if np.dtype(data.dtype).kind not in ("f" if float_only else "fiu"):
+        raise DTypeError("unsupported data dtype", op=op,
+                         expected="a float dtype" if float_only else "a numeric dtype",
+                         got=str(np.dtype(data.dtype)))
+
+
+def _aval(op: str):
     def rule(data, ids, *, num_segments):
-        shape = tuple(data.shape)
-        if not shape:
-            raise ShapeError("data must have a row axis", op=op,
-                             expected="data of shape (N, ...)", got="a 0-d value")
-        if np.dtype(ids.dtype).kind not in "iu":
-            raise DTypeError("segment ids must be integers", op=op,
-                             expected="an integer dtype", got=str(np.dtype(ids.dtype)))
-        if tuple(ids.shape) != shape[:1]:
-            raise ShapeError("one segment id per row of data", op=op,
-                             expected=f"ids of shape ({shape[0]},) for data {shape}",
-                             got=tuple(ids.shape))
-        kind = np.dtype(data.dtype).kind
-        if kind not in ("f" if float_only else "fiu"):
-            raise DTypeError("unsupported data dtype", op=op,
-                             expected="a float dtype" if float_only else "a numeric dtype",
-                             got=str(np.dtype(data.dtype)))
+        check_operands(op, data, ids)
         check_ids(op, ids, num_segments)
-        return Aval((num_segments,) + shape[1:], np.dtype(data.dtype))
+        return Aval((num_segments,) + tuple(data.shape[1:]), np.dtype(data.dtype))
     return rule
 
 
-segment_sum_p.def_abstract_eval(_aval("segment_sum", False))
-segment_mean_p.def_abstract_eval(_aval("segment_mean", True))
-segment_max_p.def_abstract_eval(_aval("segment_max", False))
+segment_sum_p.def_abstract_eval(_aval("segment_sum"))
+segment_mean_p.def_abstract_eval(_aval("segment_mean"))
+segment_max_p.def_abstract_eval(_aval("segment_max"))
 
 
 # ---- backward rules (written with ops: each is differentiable again) ------------------------
@@ -120,6 +128,7 @@ def _prepare(op: str, data, segment_ids, num_segments):
             or num_segments < 0:
         raise ShapeError("bad num_segments", op=op, expected="an int >= 0",
                          got=repr(num_segments))
+    check_operands(op, data, ids)  # the kernels check the ids' values
     return data, ids, int(num_segments)
 
 

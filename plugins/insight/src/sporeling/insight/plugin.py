@@ -1,4 +1,10 @@
 """The insight plugin: what it contributes through Sporeling's hooks."""
 from __future__ import annotations
 
-from sporeling.core import impl  # noqa: F401
+from sporeling.core import impl
+
+
+@impl
+def sporeling_add_commands(commands) -> None:
+    from . import cli
+    commands.add_command("insight", help=cli.HELP, run=cli.run, configure=cli.configure)

@@ -29,7 +29,7 @@ import functools
 from sporeling.core import dtypes
 
 from .levels import check_dtype
-from .lists import BLACK_PRIMITIVES, WHITE_PRIMITIVES, resolve_entries
+from .lists import black_primitives, resolve_entries, white_primitives
 from .policy import CastPolicy, pop_policy, push_policy
 
 __all__ = ["autocast", "Autocast"]
@@ -44,9 +44,9 @@ class Autocast:
             raise TypeError(f"autocast: enabled must be True or False, got {enabled!r}")
         self.dtype = check_dtype(dtype, "autocast")
         self.enabled = enabled
-        white = WHITE_PRIMITIVES if white_list is None else \
+        white = white_primitives() if white_list is None else \
             resolve_entries(white_list, "white_list", "autocast")[1]
-        black = BLACK_PRIMITIVES if black_list is None else \
+        black = black_primitives() if black_list is None else \
             resolve_entries(black_list, "black_list", "autocast")[1]
         self.policy = CastPolicy(self.dtype, white, black) if enabled else None
 

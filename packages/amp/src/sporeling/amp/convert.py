@@ -42,8 +42,8 @@ from sporeling.expression import ops
 from sporeling.expression.nn import Cell
 
 from .levels import check_dtype, check_level
-from .lists import (BLACK_CELLS, BLACK_PRIMITIVES, WHITE_CELLS, WHITE_PRIMITIVES,
-                    resolve_entries)
+from .lists import (BLACK_CELLS, WHITE_CELLS, black_primitives, resolve_entries,
+                    white_primitives)
 from .policy import CastPolicy, run_under
 
 __all__ = ["auto_mixed_precision", "custom_mixed_precision", "AmpCell"]
@@ -136,14 +136,14 @@ def auto_mixed_precision(network: Cell, amp_level: str = "O0", dtype=dtypes.floa
     policy = None
     if level == "O1":
         _convert_cells(network, low, WHITE_CELLS, ())
-        policy = CastPolicy(low, white=WHITE_PRIMITIVES)
+        policy = CastPolicy(low, white=white_primitives())
     elif level == "O2":
         _convert_cells(network, low, (), BLACK_CELLS)
-        policy = CastPolicy(low, black=BLACK_PRIMITIVES)
+        policy = CastPolicy(low, black=black_primitives())
     elif level == "O3":
         network.to_float(low)
     else:  # auto
-        policy = CastPolicy(low, white=WHITE_PRIMITIVES, black=BLACK_PRIMITIVES)
+        policy = CastPolicy(low, white=white_primitives(), black=black_primitives())
     network._flags[_FLAG] = level
     return AmpCell(network, level, low, policy)
 

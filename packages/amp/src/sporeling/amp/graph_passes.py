@@ -2,13 +2,14 @@
 
 With ``set_context(amp_level=..., amp_dtype=...)`` every graph the compiler optimises (a
 ``jit`` function, a Graph-mode Cell, a ``TrainOneStepCell``'s forward and backward) is
-converted after tracing, in float32, by the primitive lists:
+converted after tracing, in float32, by the AMP class each primitive declares
+(``Primitive("matmul", amp="white")``; see :mod:`.lists`):
 
 * ``amp_cast_insertion`` (stage ``canonicalize``): each equation to run in another dtype
   gets its float operands cast to it, is re-bound there, and its float outputs are cast
   back -- so every value keeps its traced type and the rewrite is local. O1 and auto move
-  the white list down (the black list is float32 already); O2 moves everything but the
-  black list and :data:`~.lists.NEVER_CAST`; O3 everything but ``NEVER_CAST``.
+  the white class down (the black class is float32 already); O2 moves everything but the
+  black and ``never`` classes; O3 everything but ``never``.
   Control-flow sub-graphs are converted inside.
 * ``amp_cast_elimination`` (stage ``simplify``, before ``simplify``): a cast of a cast whose
   first step lost nothing (float16 -> float32 -> float16) becomes one cast or none, and the
@@ -41,7 +42,6 @@ from sporeling.compiler.passes.dce import eliminate_dead_code
 from sporeling.core import ContextError, SporelingError, dtypes, get_context
 
 from .levels import check_dtype, check_level
-from .lists import BLACK_PRIMITIVES, NEVER_CAST, WHITE_PRIMITIVES
 
 __all__ = ["CAST_INSERTION", "CAST_ELIMINATION", "insert_casts", "eliminate_casts",
            "amp_setting"]
@@ -66,13 +66,14 @@ def _enabled(ctx: PassContext) -> bool:
     return amp_setting(ctx)[0] != "O0"
 
 
-def _target(name: str, level: str, low):
-    """The dtype the equation's float32 values move to, or None to leave it."""
-    if name in NEVER_CAST:
+def _target(prim, level: str, low):
+    """The dtype the equation's float32 values move to, or None to leave it (by the AMP
+    class the primitive declares)."""
+    if prim.amp == "never":
         return None
     if level in ("O1", "auto"):
-        return low if name in WHITE_PRIMITIVES else None
-    if level == "O2" and name in BLACK_PRIMITIVES:
+        return low if prim.amp == "white" else None
+    if level == "O2" and prim.amp == "black":
         return None
     return low
 
@@ -87,7 +88,7 @@ def _operand(v, dtype, rw: Rewriter):
 
 def _insertion_rule(level: str, low):
     def rule(eq: Equation, rw: Rewriter):
-        target = _target(eq.prim.name, level, low)
+        target = _target(eq.prim, level, low)
         if target is None or not any(np.dtype(v.aval.dtype) == _F32 for v in eq.inputs):
             return None
         try:  # the rule must accept the new dtype: check before emitting anything

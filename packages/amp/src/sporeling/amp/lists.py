@@ -12,6 +12,10 @@ of :mod:`.policy` and by the graph pass of :mod:`.graph_passes`). MindSpore mixe
 * promote: run in the widest type of their operands (Sporeling's op functions already
   promote mixed operands, so these need no cast of their own).
 
+A primitive's class is one of its traits, declared where it is defined
+(``Primitive("matmul", amp="white")``; a plugin's primitives alike), and these lists are read
+off the installed primitives.
+
     >>> "matmul" in get_white_list() and "softmax" in get_black_list()
     True
     >>> try:
@@ -23,37 +27,67 @@ of :mod:`.policy` and by the graph pass of :mod:`.graph_passes`). MindSpore mixe
 from __future__ import annotations
 
 from sporeling.compiler import primitives
+from sporeling.compiler.core.primitive import AMP_CLASSES
 from sporeling.core import SporelingError
 from sporeling.expression import nn
 
-__all__ = ["WHITE_PRIMITIVES", "BLACK_PRIMITIVES", "PROMOTE_PRIMITIVES", "NEVER_CAST",
-           "WHITE_CELLS", "BLACK_CELLS", "get_white_list", "get_black_list",
-           "resolve_entries"]
+__all__ = ["primitives_in_class", "white_primitives", "black_primitives",
+           "promote_primitives", "never_cast", "WHITE_CELLS", "BLACK_CELLS",
+           "get_white_list", "get_black_list", "resolve_entries"]
 
-WHITE_PRIMITIVES = frozenset({"matmul", "einsum", "conv2d", "conv_transpose2d",
-                              "conv2d_weight_grad"})
-"""Contractions: computed in the low dtype (the NumPy kernels accumulate in float32)."""
+_CACHE: dict[str, tuple] = {}  # class -> (registry, its size, names)
 
-BLACK_PRIMITIVES = frozenset({
-    "exp", "expm1", "log", "log1p", "pow", "pow_scalar", "reciprocal", "rsqrt", "rsqrt_eps",
-    "sqrt", "square", "softplus", "erf", "softmax", "log_softmax", "logsumexp", "normalize",
-    "sum", "mean", "prod", "var", "std", "norm", "cumsum", "softmax_cross_entropy",
-    "softmax_cross_entropy_grad"})
-"""Kept in float32: exponentials, logs, powers, softmax, normalisation, reductions, and
-the fused softmax cross entropy (a loss) with its gradient."""
 
-PROMOTE_PRIMITIVES = frozenset({"add", "sub", "mul", "div", "maximum", "minimum", "where",
-                                "concat", "atan2", "scatter_add", "add_at"})
-"""Several float operands: the op functions cast them to the widest type first."""
+def primitives_in_class(amp_class: str) -> frozenset:
+    """Names of the installed primitives (plugins' included) that declare
+    ``amp=amp_class`` where they are defined (``Primitive("exp", amp="black")``)."""
+    if amp_class not in AMP_CLASSES:
+        raise SporelingError("unknown AMP class", op="amp",
+                             expected="one of " + ", ".join(AMP_CLASSES), got=repr(amp_class))
+    registry = primitives()
+    hit = _CACHE.get(amp_class)
+    if hit is None or hit[0] is not registry or hit[1] != len(registry):
+        names = frozenset(n for n, p in registry.items() if p.amp == amp_class)
+        hit = _CACHE[amp_class] = (registry, len(registry), names)
+    return hit[2]
 
-NEVER_CAST = frozenset({
-    "cast", "cond", "while_loop", "scan", "uniform", "normal", "bernoulli", "randint",
-    "permutation", "dropout", "isfinite", "isinf", "isnan", "equal", "not_equal", "less",
-    "less_equal", "greater", "greater_equal", "argmax", "argmin", "one_hot"})
-"""Never recast by a level (O2/O3 included): casts themselves, control flow (its
-sub-graphs are converted inside), random draws, and tests whose answer a 16-bit copy would
-change (``isfinite`` of 1e5 is True in float32, False in float16 -- overflow checks must
-see the float32 values)."""
+
+def white_primitives() -> frozenset:
+    """Contractions (``amp="white"``): computed in the low dtype (the NumPy kernels
+    accumulate in float32)."""
+    return primitives_in_class("white")
+
+
+def black_primitives() -> frozenset:
+    """``amp="black"``, kept in float32: exponentials, logs, powers, softmax, normalisation,
+    reductions, and the fused softmax cross entropy (a loss) with its gradient."""
+    return primitives_in_class("black")
+
+
+def promote_primitives() -> frozenset:
+    """``amp="promote"``, several float operands: the op functions cast them to the widest
+    type first."""
+    return primitives_in_class("promote")
+
+
+def never_cast() -> frozenset:
+    """``amp="never"``, never recast by a level (O2/O3 included): casts themselves, control
+    flow (its sub-graphs are converted inside), random draws, and tests whose answer a
+    16-bit copy would change (``isfinite`` of 1e5 is True in float32, False in float16 --
+    overflow checks must see the float32 values)."""
+    return primitives_in_class("never")
+
+
+_FORMER_NAMES = {"WHITE_PRIMITIVES": "white", "BLACK_PRIMITIVES": "black",
+                 "PROMOTE_PRIMITIVES": "promote", "NEVER_CAST": "never"}
+
+
+def __getattr__(name: str):
+    # the former constant sets, now read off the primitives' traits when asked for
+    if name in _FORMER_NAMES:
+        return primitives_in_class(_FORMER_NAMES[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 WHITE_CELLS = (nn.Dense, nn.Conv1d, nn.Conv2d, nn.Conv2dTranspose, nn.PReLU,
                nn.MultiheadAttention, nn.LSTM, nn.GRU)
@@ -66,12 +100,12 @@ BLACK_CELLS = (nn.BatchNorm1d, nn.BatchNorm2d, nn.LayerNorm, nn.GroupNorm, nn.So
 
 def get_white_list() -> list:
     """A copy of the default white list: Cell classes, then primitive names."""
-    return [*WHITE_CELLS, *sorted(WHITE_PRIMITIVES)]
+    return [*WHITE_CELLS, *sorted(white_primitives())]
 
 
 def get_black_list() -> list:
     """A copy of the default black list: Cell classes, then primitive names."""
-    return [*BLACK_CELLS, *sorted(BLACK_PRIMITIVES)]
+    return [*BLACK_CELLS, *sorted(black_primitives())]
 
 
 def _primitive_name(entry) -> str | None:

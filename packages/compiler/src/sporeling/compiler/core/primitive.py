@@ -27,7 +27,7 @@ from sporeling.core.hooks import declare_registry
 from .aval import Aval
 from .stack import FRESH, receiver
 
-__all__ = ["Primitive", "PrimitiveRegistry", "primitives", "defined_primitives", "bind",
+__all__ = ["Primitive", "AMP_CLASSES", "PrimitiveRegistry", "primitives", "defined_primitives", "bind",
            "MissingRuleError"]
 
 
@@ -35,22 +35,57 @@ class MissingRuleError(SporelingError, NotImplementedError):
     """A transformation met a primitive that has no rule for it."""
 
 
+AMP_CLASSES = ("white", "black", "promote", "never")
+"""The mixed-precision classes a primitive may declare (``amp=``): computed in the low
+dtype, kept in float32, run in the widest type of its operands, never recast."""
+
+
 class Primitive:
-    """A named operation. Rules are attached with the ``def_*`` helpers of the rule tables."""
+    """A named operation and everything the compiler knows about it: its traits (given
+    here) and its rules (attached with the ``def_*`` helpers next to the definition).
+
+    Traits:
+
+    * ``elementwise``: each result element depends only on the same (broadcast) element
+      of every operand, and the result has the broadcast shape. Such a primitive needs no
+      batching or sharding rule of its own: vmap lines its operands up, operator parallel
+      splits it along any dimension.
+    * ``fusible``: the elementwise fusion pass may put it in a ``fused_elementwise`` chain
+      (its kernel computes elementwise with broadcasting and writes ``out=``).
+    * ``amp``: its mixed-precision class, one of :data:`AMP_CLASSES` or None (no class:
+      each AMP level's default applies).
+
+    What a kernel does with memory (writes ``out=``, works in place, returns a view) is
+    the backend's to say, where the kernel is registered.
+    """
 
     __slots__ = ("name", "multiple_results", "differentiable", "abstract_eval", "doc", "impl",
-                 "module")
+                 "module", "elementwise", "fusible", "amp", "batching", "sharding")
 
     def __init__(self, name: str, *, multiple_results: bool = False,
-                 differentiable: bool = True, doc: str = ""):
+                 differentiable: bool = True, doc: str = "", elementwise: bool = False,
+                 fusible: bool = False, amp: str | None = None):
+        if amp is not None and amp not in AMP_CLASSES:
+            raise SporelingError(f"primitive {name!r}: unknown AMP class", op=name,
+                                 expected="one of " + ", ".join(AMP_CLASSES) + " or None",
+                                 got=repr(amp))
+        if fusible and multiple_results:
+            raise SporelingError(f"primitive {name!r} cannot be fusible", op=name,
+                                 expected="one result (a fused chain passes one value on)",
+                                 got="multiple_results=True")
         self.name = name
         self.multiple_results = multiple_results
         self.differentiable = differentiable
         self.abstract_eval: Callable[..., Aval | tuple[Aval, ...]] | None = None
         self.doc = doc
+        self.elementwise, self.fusible, self.amp = bool(elementwise), bool(fusible), amp
         # a Python implementation the eager interpreter runs instead of a backend kernel
         # (control flow: it evaluates sub-graphs, which no runtime kernel knows)
         self.impl: Callable | None = None
+        # rule(args, dims, **params) -> (out, out_dim) for vmap (core.batching)
+        self.batching: Callable | None = None
+        # rule(eq) -> OpDims | None for operator parallel (core.sharding)
+        self.sharding: Callable | None = None
         # the defining module: each package grad-checks its own primitives
         self.module: str = sys._getframe(1).f_globals.get("__name__", "?")
         if name in _DEFINED:
@@ -68,6 +103,18 @@ class Primitive:
         usable as a decorator."""
         self.impl = impl
         return impl
+
+    def def_batching(self, rule: Callable):
+        """``rule(args, dims, **params) -> (out, out_dim)`` batches this primitive for
+        ``vmap`` (see :mod:`.batching`); usable as a decorator."""
+        self.batching = rule
+        return rule
+
+    def def_sharding_rule(self, rule: Callable):
+        """``rule(eq) -> OpDims | None`` labels the dimensions of this primitive's
+        operands for operator parallel (see :mod:`.sharding`); usable as a decorator."""
+        self.sharding = rule
+        return rule
 
     def abstract(self, *avals, **params):
         """Shapes and dtypes of the result, or a clear error naming this primitive."""
@@ -125,7 +172,9 @@ def bind(prim: Primitive, *args: Any, **params: Any):
     """Apply ``prim`` through the interpreter that owns the operands.
 
     The owner is the highest-level interpreter among the operands' ``_interpreter``
-    attributes; plain arrays and scalars belong to the eager NumPy interpreter.
+    attributes; plain arrays and scalars belong to the eager NumPy interpreter. A fresh
+    primitive bound without operands (``rng_seed``) goes to this thread's innermost trace
+    (see :mod:`.stack`).
     """
     best = None
     for a in args:

@@ -1,11 +1,17 @@
-"""Helpers the batching rules share: moving, inserting and broadcasting batch axes."""
+"""Helpers the batching rules share (moving, inserting and broadcasting batch axes), and
+the rule of every ``elementwise=True`` primitive."""
 from __future__ import annotations
 
-from ...core import bind
-from ..shape import broadcast_to_p, reshape_p, transpose_p
+from ..core import bind
 
 __all__ = ["batch_size", "move_axis", "to_front", "at_front", "aligned", "shift_axis",
-           "shift_axes", "logical_shape"]
+           "shift_axes", "logical_shape", "reshape", "elementwise_rule", "fold", "unfold"]
+
+
+def _shape_prims():
+    # the shape primitives, looked up when a rule runs: ops.shape's module imports us
+    from .shape import broadcast_to_p, reshape_p, transpose_p
+    return broadcast_to_p, reshape_p, transpose_p
 
 
 def batch_size(args, dims) -> int:
@@ -22,7 +28,7 @@ def move_axis(x, src: int, dst: int):
         return x
     order = [i for i in range(len(x.shape)) if i != src]
     order.insert(dst, src)
-    return bind(transpose_p, x, axes=tuple(order))
+    return bind(_shape_prims()[2], x, axes=tuple(order))
 
 
 def to_front(x, d):
@@ -38,13 +44,13 @@ def logical_shape(x, d) -> tuple:
 
 def reshape(x, shape):
     shape = tuple(shape)
-    return x if tuple(x.shape) == shape else bind(reshape_p, x, shape=shape)
+    return x if tuple(x.shape) == shape else bind(_shape_prims()[1], x, shape=shape)
 
 
 def at_front(x, d, size: int):
     """``x`` with the batch axis first; an unbatched ``x`` is broadcast over the batch."""
     if d is None:
-        return bind(broadcast_to_p, x, shape=(size,) + tuple(x.shape))
+        return bind(_shape_prims()[0], x, shape=(size,) + tuple(x.shape))
     return to_front(x, d)
 
 
@@ -68,3 +74,30 @@ def shift_axis(axis: int, d: int) -> int:
 
 def shift_axes(axes, d: int) -> tuple:
     return tuple(sorted(shift_axis(a, d) for a in axes))
+
+
+def elementwise_rule(prim):
+    """The batching rule of a broadcasting elementwise primitive: the batched operands are
+    lined up as ``(B, 1.., *example shape)`` so that NumPy broadcasting treats each example
+    as it would alone."""
+    def rule(args, dims, **params):
+        if len(args) == 1:  # nothing to line up: the batch axis stays put
+            return bind(prim, args[0], **params), dims[0]
+        batched = [d for d in dims if d is not None]
+        if len(batched) == 1 and all(d is not None or not a.shape for a, d in zip(args, dims)):
+            # one batched operand, the rest scalars: no alignment needed
+            return bind(prim, *args, **params), batched[0]
+        rank = max(len(logical_shape(a, d)) for a, d in zip(args, dims))
+        return bind(prim, *[aligned(a, d, rank) for a, d in zip(args, dims)], **params), 0
+    rule.__name__ = f"batch_{prim.name}"
+    return rule
+
+
+def fold(x):
+    """``(B, N, ...) -> (B * N, ...)``: a batch of NCHW values as more samples."""
+    return reshape(x, (x.shape[0] * x.shape[1],) + tuple(x.shape[2:]))
+
+
+def unfold(y, size: int):
+    """The inverse of :func:`fold`: ``(B * N, ...) -> (B, N, ...)``."""
+    return reshape(y, (size, y.shape[0] // size) + tuple(y.shape[1:]))

@@ -19,14 +19,15 @@ from .elementwise import add, exp, mul, neg, square, sub
 __all__ = ["relu", "leaky_relu", "tanh", "sigmoid", "silu", "gelu", "softplus", "erf"]
 
 
-def _unary(name: str) -> Primitive:
-    prim = Primitive(name)
+def _unary(name: str, **traits) -> Primitive:
+    prim = Primitive(name, elementwise=True, fusible=True, **traits)
     prim.def_abstract_eval(lambda x, **params: Aval(tuple(x.shape), x.dtype))
     return prim
 
 
-(relu_p, leaky_relu_p, tanh_p, sigmoid_p, silu_p, gelu_p, softplus_p, erf_p) = map(_unary, (
-    "relu", "leaky_relu", "tanh", "sigmoid", "silu", "gelu", "softplus", "erf"))
+(relu_p, leaky_relu_p, tanh_p, sigmoid_p, silu_p, gelu_p) = map(_unary, (
+    "relu", "leaky_relu", "tanh", "sigmoid", "silu", "gelu"))
+softplus_p, erf_p = _unary("softplus", amp="black"), _unary("erf", amp="black")
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _INV_SQRT_2 = 1.0 / math.sqrt(2.0)
@@ -111,7 +112,7 @@ def _sigmoid_bwd(ct, x, *, out):
 # on large ones it saves two passes over memory). Their own rules are written with ops, so
 # grad of grad still works.
 
-relu_grad_p, tanh_grad_p, sigmoid_grad_p = (Primitive(n) for n in (
+relu_grad_p, tanh_grad_p, sigmoid_grad_p = (Primitive(n, elementwise=True, fusible=True) for n in (
     "relu_grad", "tanh_grad", "sigmoid_grad"))
 for _prim in (relu_grad_p, tanh_grad_p, sigmoid_grad_p):
     _prim.def_abstract_eval(elementwise_aval(_prim.name))

@@ -11,6 +11,8 @@ import numpy as np
 from sporeling.core import ShapeError
 
 from ..core import Aval, Primitive, bind, def_backward
+from ..core.sharding import OpDims, labels, shape_of
+from ._batching import shift_axes, shift_axis, to_front
 from ._util import as_operand, check_axes
 from .shape import _unary_aval, normalize_axis, reshape
 
@@ -211,3 +213,44 @@ def pad(x, pad_width, mode="constant", value=0):
     if not any(a or b for a, b in width):
         return x
     return bind(pad_p, x, pad_width=width, mode=mode, value=value)
+
+
+# ---------------------------------------------------------------- vmap and sharding rules
+
+@tile_p.def_batching
+def _tile_batching(args, dims, *, reps):
+    x = to_front(args[0], dims[0])
+    return bind(tile_p, x, reps=(1,) + tuple(reps)), 0
+
+
+@repeat_p.def_batching
+def _repeat_batching(args, dims, *, repeats, axis):
+    (x,), (d,) = args, dims
+    return bind(repeat_p, x, repeats=repeats, axis=shift_axis(axis, d)), d
+
+
+@flip_p.def_batching
+def _flip_batching(args, dims, *, axis):
+    (x,), (d,) = args, dims
+    return bind(flip_p, x, axis=shift_axes(axis, d)), d
+
+
+@roll_p.def_batching
+def _roll_batching(args, dims, *, shift, axis):
+    (x,), (d,) = args, dims
+    return bind(roll_p, x, shift=shift, axis=tuple(shift_axis(a, d) for a in axis)), d
+
+
+@pad_p.def_batching
+def _pad_batching(args, dims, *, pad_width, mode, value):
+    (x,), (d,) = args, dims
+    width = tuple(pad_width[:d]) + ((0, 0),) + tuple(pad_width[d:])
+    return bind(pad_p, x, pad_width=width, mode=mode, value=value), d
+
+
+@pad_p.def_sharding_rule
+def _pad_sharding(eq):
+    """Padded axes stay whole; the others split."""
+    names = labels(len(shape_of(eq.inputs[0])))
+    fixed = {lab for lab, width in zip(names, eq.params["pad_width"]) if tuple(width) != (0, 0)}
+    return OpDims([names], [names], fixed)

@@ -22,8 +22,12 @@ __all__ = ["equal", "not_equal", "greater", "greater_equal", "less", "less_equal
 _BOOL = np.dtype(bool)
 
 
+# Comparisons and predicates are elementwise but never recast by AMP: a 16-bit copy can
+# change the answer (isfinite(1e5) is True in float32, False in float16).
+
 def _comparison(name: str) -> Primitive:
-    prim = Primitive(name)
+    prim = Primitive(name, elementwise=True,
+                     amp=None if name.startswith("logical") else "never")
 
     @prim.def_abstract_eval
     def rule(x, y):
@@ -34,7 +38,7 @@ def _comparison(name: str) -> Primitive:
 
 
 def _predicate(name: str) -> Primitive:
-    prim = Primitive(name)
+    prim = Primitive(name, elementwise=True, amp=None if name == "logical_not" else "never")
     prim.def_abstract_eval(lambda x: Aval(tuple(x.shape), _BOOL))
     def_nondifferentiable(prim)
     return prim
@@ -89,7 +93,7 @@ def isfinite(x):
     return bind(isfinite_p, as_operand(x))
 
 
-where_p = Primitive("where")
+where_p = Primitive("where", elementwise=True, fusible=True, amp="promote")
 
 
 @where_p.def_abstract_eval

@@ -43,11 +43,12 @@ from ._control_trace import (Spec, bind_operands, flatten, is_array, model_of, t
 
 __all__ = ["cond", "while_loop", "scan", "fori_loop"]
 
-cond_p = Primitive("cond", multiple_results=True,
+# amp="never": AMP converts the sub-graphs inside, not the control-flow equation itself
+cond_p = Primitive("cond", multiple_results=True, amp="never",
                    doc="outputs of true_graph or false_graph on the operands, by pred")
-while_p = Primitive("while_loop", multiple_results=True,
+while_p = Primitive("while_loop", multiple_results=True, amp="never",
                     doc="body_graph applied to the carry while cond_graph holds")
-scan_p = Primitive("scan", multiple_results=True,
+scan_p = Primitive("scan", multiple_results=True, amp="never",
                    doc="body_graph over the leading axis of xs: (final carry, stacked ys)")
 
 
@@ -311,4 +312,4 @@ def fori_loop(lower, upper, body_fn: Callable, init_val):
                       names=["the loop index", "the carry"])[1]
 
 
-from . import _control_check, _control_grad  # noqa: E402,F401  (check; backward rules)
+from . import _control_batching, _control_check, _control_grad  # noqa: E402,F401  (check; rules)

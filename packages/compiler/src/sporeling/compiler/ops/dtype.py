@@ -7,7 +7,7 @@ from ..core import Aval, Primitive, bind, def_backward
 
 __all__ = ["cast"]
 
-cast_p = Primitive("cast")
+cast_p = Primitive("cast", elementwise=True, fusible=True, amp="never")
 
 
 @cast_p.def_abstract_eval

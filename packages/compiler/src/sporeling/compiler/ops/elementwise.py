@@ -27,25 +27,47 @@ __all__ = ["add", "sub", "mul", "div", "floordiv", "mod", "pow", "maximum", "min
 _INTEGRAL = ("b", "i", "u")
 
 
-def _unary(name: str) -> Primitive:
-    prim = Primitive(name)
+def _unary(name: str, **traits) -> Primitive:
+    prim = Primitive(name, elementwise=True, **traits)
     prim.def_abstract_eval(lambda x, **params: Aval(tuple(x.shape), x.dtype))
     return prim
 
 
-def _binary(name: str) -> Primitive:
-    prim = Primitive(name)
+def _binary(name: str, **traits) -> Primitive:
+    prim = Primitive(name, elementwise=True, **traits)
     prim.def_abstract_eval(elementwise_aval(name))
     return prim
 
 
-(add_p, sub_p, mul_p, div_p, floordiv_p, mod_p, pow_p, maximum_p, minimum_p,
- atan2_p) = map(_binary, ("add", "sub", "mul", "div", "floordiv", "mod", "pow", "maximum",
-                          "minimum", "atan2"))
-(neg_p, exp_p, log_p, abs_p, sign_p, expm1_p, log1p_p, sqrt_p, rsqrt_p, square_p,
- reciprocal_p, sin_p, cos_p, floor_p, ceil_p, round_p, pow_scalar_p) = map(_unary, (
-    "neg", "exp", "log", "abs", "sign", "expm1", "log1p", "sqrt", "rsqrt", "square",
-    "reciprocal", "sin", "cos", "floor", "ceil", "round", "pow_scalar"))
+# traits: fusible (joins fused elementwise chains), amp (mixed-precision class)
+add_p = _binary("add", fusible=True, amp="promote")
+sub_p = _binary("sub", fusible=True, amp="promote")
+mul_p = _binary("mul", fusible=True, amp="promote")
+div_p = _binary("div", fusible=True, amp="promote")
+floordiv_p = _binary("floordiv")
+mod_p = _binary("mod")
+pow_p = _binary("pow", fusible=True, amp="black")
+maximum_p = _binary("maximum", fusible=True, amp="promote")
+minimum_p = _binary("minimum", fusible=True, amp="promote")
+atan2_p = _binary("atan2", amp="promote")
+
+neg_p = _unary("neg", fusible=True)
+exp_p = _unary("exp", fusible=True, amp="black")
+log_p = _unary("log", fusible=True, amp="black")
+abs_p = _unary("abs", fusible=True)
+sign_p = _unary("sign")
+expm1_p = _unary("expm1", fusible=True, amp="black")
+log1p_p = _unary("log1p", fusible=True, amp="black")
+sqrt_p = _unary("sqrt", fusible=True, amp="black")
+rsqrt_p = _unary("rsqrt", fusible=True, amp="black")
+square_p = _unary("square", fusible=True, amp="black")
+reciprocal_p = _unary("reciprocal", fusible=True, amp="black")
+sin_p = _unary("sin", fusible=True)
+cos_p = _unary("cos", fusible=True)
+floor_p = _unary("floor")
+ceil_p = _unary("ceil")
+round_p = _unary("round")
+pow_scalar_p = _unary("pow_scalar", fusible=True, amp="black")
 
 
 # ---- binary ----------------------------------------------------------------------------
@@ -346,7 +368,7 @@ def _cos_bwd(ct, x, *, out):
 # Number bounds are parameters (clip_scalar: one mask in the backward, no bound gradients);
 # tensor bounds are operands (clip), and get their gradients.
 
-clip_p, clip_scalar_p = Primitive("clip"), _unary("clip_scalar")
+clip_p, clip_scalar_p = Primitive("clip", elementwise=True), _unary("clip_scalar", fusible=True)
 _NUMBER = (int, float)
 
 

@@ -179,7 +179,7 @@ def encode_index(key) -> tuple[tuple, list]:
 # ---------------------------------------------------------------- slice, getitem, add_at
 slice_p = Primitive("slice")
 getitem_p = Primitive("getitem")
-add_at_p = Primitive("add_at")
+add_at_p = Primitive("add_at", amp="promote")
 
 
 @slice_p.def_abstract_eval
@@ -290,7 +290,7 @@ def add_at(x, key, updates):
 # ---------------------------------------------------------------- gather and scatter
 gather_p = Primitive("gather")
 take_along_axis_p = Primitive("take_along_axis")
-scatter_add_p = Primitive("scatter_add")
+scatter_add_p = Primitive("scatter_add", amp="promote")
 
 
 @gather_p.def_abstract_eval
@@ -393,7 +393,7 @@ def scatter_add(x, indices, updates, axis):
 
 
 # ---------------------------------------------------------------- one_hot
-one_hot_p = Primitive("one_hot")
+one_hot_p = Primitive("one_hot", amp="never")
 def_nondifferentiable(one_hot_p)
 
 
@@ -416,3 +416,6 @@ def one_hot(indices, depth: int, dtype=dtypes.float32):
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
         raise ShapeError("bad depth", op="one_hot", expected="an int >= 0", got=repr(depth))
     return bind(one_hot_p, indices, depth=int(depth), dtype=dtypes.dtype(dtype))
+
+
+from . import _indexing_rules  # noqa: E402,F401  (their vmap and sharding rules)

@@ -16,11 +16,13 @@ import numpy as np
 from sporeling.core import ShapeError
 
 from ..core import Aval, Primitive, bind, def_backward
+from ..core.sharding import Fresh, OpDims, broadcast_dims, shape_of
+from ._batching import logical_shape, reshape as batch_reshape, to_front
 from ._util import as_operand, broadcast_shapes, promote, same_dtype, unbroadcast
 
 __all__ = ["matmul", "einsum", "outer", "tril", "triu"]
 
-matmul_p = Primitive("matmul")
+matmul_p = Primitive("matmul", amp="white")  # contractions: 16-bit in, float32 sums
 
 
 @matmul_p.def_abstract_eval
@@ -76,7 +78,7 @@ def matmul(x, y):
 
 
 # ---------------------------------------------------------------- einsum
-einsum_p = Primitive("einsum")
+einsum_p = Primitive("einsum", amp="white")
 _LETTERS = string.ascii_letters
 
 
@@ -198,6 +200,13 @@ def _triangle(name: str) -> Primitive:
     @def_backward(prim, uses=())
     def backward(ct, x, *, out, k):
         return (bind(prim, ct, k=k),)
+
+    @prim.def_batching
+    def batching(args, dims, *, k):
+        (x,), (d,) = args, dims
+        if d >= len(x.shape) - 2:  # the batch axis sits among the matrix axes: move it out
+            x, d = to_front(x, d), 0
+        return bind(prim, x, k=k), d
     return prim
 
 
@@ -221,3 +230,66 @@ def triu(x, k: int = 0):
     x = as_operand(x)
     triu_p.abstract_eval(x, k=int(k))
     return bind(triu_p, x, k=int(k))
+
+
+# ---------------------------------------------------------------- matmul, einsum: vmap, sharding
+
+@matmul_p.def_batching
+def _matmul_batching(args, dims):
+    (x, y), (dx, dy) = args, dims
+    xs, ys = logical_shape(x, dx), logical_shape(y, dy)
+    out_shape = matmul_p.abstract(Aval(xs, x.dtype), Aval(ys, y.dtype)).shape
+    # vectors become 1-row / 1-column matrices, then every operand has its batch dims
+    x = _as_matrix(x, dx, xs, row=True)
+    y = _as_matrix(y, dy, ys, row=False)
+    rank = max(len(xs), len(ys), 2)
+    x, y = _pad_batch(x, dx, rank), _pad_batch(y, dy, rank)
+    out = bind(matmul_p, x, y)
+    return batch_reshape(out, (out.shape[0],) + tuple(out_shape)), 0
+
+
+def _as_matrix(v, d, shape, row):
+    if d is None:
+        if len(shape) == 1:
+            return batch_reshape(v, (1,) + shape if row else shape + (1,))
+        return v
+    v = to_front(v, d)
+    if len(shape) == 1:
+        return batch_reshape(v, (v.shape[0],) + ((1,) + shape if row else shape + (1,)))
+    return v
+
+
+def _pad_batch(v, d, rank):
+    if d is None:
+        return v  # NumPy aligns an unbatched operand on the right already
+    inner = tuple(v.shape[1:])
+    return batch_reshape(v, (v.shape[0],) + (1,) * (rank - len(inner)) + inner)
+
+
+@einsum_p.def_batching
+def _einsum_batching(args, dims, *, subscripts):
+    letter = next(c for c in _LETTERS if c not in subscripts)  # a fresh index: the batch
+    ins, out = subscripts.split("->")
+    subs, xs = [], []
+    for sub, x, d in zip(ins.split(","), args, dims):
+        if d is None:
+            subs.append(sub)
+            xs.append(x)
+        else:
+            subs.append(letter + sub)
+            xs.append(to_front(x, d))
+    return bind(einsum_p, *xs, subscripts=",".join(subs) + "->" + letter + out), 0
+
+
+@matmul_p.def_sharding_rule
+def _matmul_sharding(eq):
+    """Rows of x and columns of y split freely; the contracted k splits into partial sums;
+    batch dimensions broadcast."""
+    xs, ys = shape_of(eq.inputs[0]), shape_of(eq.inputs[1])
+    if len(xs) < 2 or len(ys) < 2:
+        return None  # a vector operand: replicated
+    fixed: set[str] = set()
+    batch_ins, batch_out = broadcast_dims([xs[:-2], ys[:-2]], shape_of(eq.outputs[0])[:-2],
+                                          fixed, Fresh())
+    return OpDims([batch_ins[0] + ("m", "k"), batch_ins[1] + ("k", "n")],
+                  [batch_out + ("m", "n")], fixed, {"k": "sum"})

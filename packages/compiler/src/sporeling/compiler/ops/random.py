@@ -28,20 +28,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from sporeling.core import DTypeError, ShapeError, dtypes, generator
+from sporeling.core import DTypeError, ShapeError, SporelingError, dtypes, generator
 
 from ..core import Aval, Primitive, bind, def_nondifferentiable
 from ..core.stack import FRESH
 from ..ir.trace import innermost_trace
+from ._batching import aligned
 from ._util import as_operand, is_array
 
 __all__ = ["uniform", "normal", "bernoulli", "randint", "permutation", "draw_seed",
            "seed_operand", "check_seed"]
 
 rng_seed_p = Primitive("rng_seed", doc="the next int64 seed of the 'ops' random stream")
-uniform_p, normal_p, randint_p, permutation_p = (
-    Primitive(n) for n in ("uniform", "normal", "randint", "permutation"))
-bernoulli_p = Primitive("bernoulli")
+uniform_p, normal_p, randint_p, permutation_p = (  # draws: never recast by AMP
+    Primitive(n, amp="never") for n in ("uniform", "normal", "randint", "permutation"))
+bernoulli_p = Primitive("bernoulli", amp="never")
 def_nondifferentiable(rng_seed_p, uniform_p, normal_p, randint_p, permutation_p, bernoulli_p)
 rng_seed_p.def_abstract_eval(lambda: Aval((), dtypes.int64))
 FRESH.add(rng_seed_p.name)
@@ -212,3 +213,36 @@ def permutation(x):
                          expected="an int or a tensor of 1 or more dimensions", got="shape ()")
     from .indexing import gather
     return gather(x, bind(permutation_p, draw_seed(), n=int(x.shape[0])), axis=0)
+
+
+# ---- vmap ---------------------------------------------------------------------------------
+# A seed that is the same for the whole batch (the usual case: drawn outside vmap) leaves the
+# operand-free samplers unbatched -- one draw shared by the batch, JAX's behaviour with an
+# unbatched key -- so their rules only meet batched seeds, which are refused: a kernel draws
+# from one seed. bernoulli with probabilities that vary by example draws once at the larger
+# shape (independent samples per example); dropout's rule gives each example the mask it
+# would get alone.
+
+def refuse_batched_seed(op: str) -> None:
+    """The error for a seed that varies over a ``vmap`` batch."""
+    raise SporelingError("vmap over random seeds is not supported: one draw uses one seed",
+                         op=op, expected="a seed shared by the batch", got="a batched seed",
+                         hint="draw the seed outside vmap, or loop over the seeds")
+
+
+def _sampler_batching(args, dims, **params):
+    refuse_batched_seed("vmap of a random sampler")
+
+
+for _prim in (uniform_p, normal_p, randint_p, permutation_p):
+    _prim.def_batching(_sampler_batching)
+
+
+@bernoulli_p.def_batching
+def _bernoulli_batching(args, dims, *, shape, dtype):
+    (probs, seed), (d, ds) = args, dims
+    if ds is not None:
+        refuse_batched_seed("bernoulli")
+    probs = aligned(probs, d, len(shape))
+    return bind(bernoulli_p, probs, seed, shape=(probs.shape[0],) + tuple(shape),
+                dtype=dtype), 0

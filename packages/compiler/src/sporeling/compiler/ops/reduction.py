@@ -21,6 +21,8 @@ import numpy as np
 from sporeling.core import ShapeError, SporelingError
 
 from ..core import Aval, Primitive, bind, def_backward, def_nondifferentiable
+from ..core.sharding import Fresh, OpDims, def_sharding_rule, labels, norm_axes, shape_of
+from ._batching import reshape as batch_reshape, shift_axes, shift_axis, to_front
 from ._util import as_operand, check_axes, float_operand
 from .comparison import equal, logical_and, where
 from .dtype import cast
@@ -39,8 +41,8 @@ def _reduced_shape(shape, axes, keepdims):
     return tuple(n for i, n in enumerate(shape) if i not in axes)
 
 
-def _reduction(name: str, dtype=None, differentiable: bool = True) -> Primitive:
-    prim = Primitive(name)
+def _reduction(name: str, dtype=None, differentiable: bool = True, amp=None) -> Primitive:
+    prim = Primitive(name, amp=amp)
 
     @prim.def_abstract_eval
     def rule(x, *, axis, keepdims, **params):
@@ -51,8 +53,10 @@ def _reduction(name: str, dtype=None, differentiable: bool = True) -> Primitive:
     return prim
 
 
-sum_p, mean_p, prod_p, max_p, min_p, logsumexp_p, var_p, std_p, norm_p = map(_reduction, (
-    "sum", "mean", "prod", "max", "min", "logsumexp", "var", "std", "norm"))
+# sums, means, products and norms accumulate error 16 bits do not hold: float32 under AMP
+sum_p, mean_p, prod_p, logsumexp_p, var_p, std_p, norm_p = (_reduction(n, amp="black") for n in (
+    "sum", "mean", "prod", "logsumexp", "var", "std", "norm"))
+max_p, min_p = _reduction("max"), _reduction("min")
 all_p, any_p = _reduction("all", _BOOL, False), _reduction("any", _BOOL, False)
 
 
@@ -226,7 +230,7 @@ def _norm_bwd(ct, x, *, out, axis, keepdims, ord):
 # ---- argmax / argmin ---------------------------------------------------------------------
 
 def _arg_reduction(name: str) -> Primitive:
-    prim = Primitive(name)
+    prim = Primitive(name, amp="never")  # a 16-bit copy may tie values and move the index
 
     @prim.def_abstract_eval
     def rule(x, *, axis, keepdims):
@@ -263,7 +267,7 @@ def argmin(x, axis=None, keepdims=False):
 
 # ---- cumsum ------------------------------------------------------------------------------
 
-cumsum_p = Primitive("cumsum")
+cumsum_p = Primitive("cumsum", amp="black")
 
 
 @cumsum_p.def_abstract_eval
@@ -290,3 +294,75 @@ def cumsum(x, axis, reverse=False):
     if not x.shape:  # a scalar is its own running sum
         return x
     return bind(cumsum_p, x, axis=axis, reverse=builtins.bool(reverse))
+
+
+# ---- batching and sharding rules -----------------------------------------------------------
+# vmap: the per-example axes shift past the batch axis, which stays where it is (or moves
+# left past reduced axes). Operator parallel: a summed, averaged, max'd or min'd axis may
+# split (each device reduces its block, a collective finishes); the others must stay whole.
+
+def _reduction_batching(prim):
+    def rule(args, dims, *, axis, keepdims, **params):
+        (x,), (d,) = args, dims
+        axes = shift_axes(axis, d)
+        out_dim = d if keepdims else d - builtins.sum(1 for a in axes if a < d)
+        return bind(prim, x, axis=axes, keepdims=keepdims, **params), out_dim
+    return rule
+
+
+for _prim in (sum_p, mean_p, prod_p, max_p, min_p, logsumexp_p, var_p, std_p, norm_p, all_p,
+              any_p):
+    _prim.def_batching(_reduction_batching(_prim))
+
+
+def _arg_batching(prim):
+    def rule(args, dims, *, axis, keepdims):
+        (x,), (d,) = args, dims
+        if axis is not None:
+            a = shift_axis(axis, d)
+            out = bind(prim, x, axis=a, keepdims=keepdims)
+            return out, (d if keepdims or d < a else d - 1)
+        x = to_front(x, d)  # over the flattened example: flatten all but the batch
+        rank = len(x.shape) - 1
+        out = bind(prim, batch_reshape(x, (x.shape[0], -1) if rank else (x.shape[0], 1)),
+                   axis=1, keepdims=False)
+        return (batch_reshape(out, (x.shape[0],) + (1,) * rank) if keepdims else out), 0
+    return rule
+
+
+for _prim in (argmax_p, argmin_p):
+    _prim.def_batching(_arg_batching(_prim))
+
+
+@cumsum_p.def_batching
+def _cumsum_batching(args, dims, *, axis, **params):
+    (x,), (d,) = args, dims
+    return bind(cumsum_p, x, axis=shift_axis(axis, d), **params), d
+
+
+_REDUCE_KIND = {"sum": "sum", "mean": "mean", "max": "max", "min": "min"}
+
+
+@def_sharding_rule(sum_p, mean_p, max_p, min_p, logsumexp_p, argmax_p, argmin_p)
+def _reduction_sharding(eq):
+    shape = shape_of(eq.inputs[0])
+    axes = norm_axes(eq.params.get("axis"), len(shape))
+    keep = eq.params.get("keepdims", False)
+    ins = labels(len(shape))
+    kind = _REDUCE_KIND.get(eq.prim.name)
+    fixed: set[str] = set() if kind else {ins[a] for a in axes}
+    out, fresh = [], Fresh()
+    for i, label in enumerate(ins):
+        if i not in axes:
+            out.append(label)
+        elif keep:
+            out.append(fresh())
+            fixed.add(out[-1])
+    reduce = {ins[a]: kind for a in axes} if kind else {}
+    return OpDims([ins], [tuple(out)], fixed, reduce)
+
+
+@cumsum_p.def_sharding_rule
+def _cumsum_sharding(eq):
+    names = labels(len(shape_of(eq.inputs[0])))
+    return OpDims([names], [names], {names[eq.params["axis"] % len(names)]})

@@ -40,7 +40,7 @@ def _unary_aval(x, **params):
 
 # ---------------------------------------------------------------- reshape, broadcast, transpose
 reshape_p = Primitive("reshape")
-broadcast_to_p = Primitive("broadcast_to")
+broadcast_to_p = Primitive("broadcast_to", fusible=True)  # a view, fused as a read
 transpose_p = Primitive("transpose")
 
 
@@ -174,7 +174,7 @@ def squeeze(x, axis=None):
 
 
 # ---------------------------------------------------------------- concat, stack, split
-concat_p = Primitive("concat")
+concat_p = Primitive("concat", amp="promote")
 split_p = Primitive("split", multiple_results=True)
 
 
@@ -277,4 +277,4 @@ def split(x, sections_or_indices, axis=0):
     return bind(split_p, x, indices=indices, axis=axis)
 
 
-# ---------------------------------------------------------------- tile, repeat
+from . import _shape_rules  # noqa: E402,F401  (their vmap and sharding rules)

@@ -29,7 +29,7 @@ from ..core.primitive import primitives
 
 __all__ = ["fused_elementwise_p", "fused_call", "expand"]
 
-fused_elementwise_p = Primitive("fused_elementwise")
+fused_elementwise_p = Primitive("fused_elementwise", fusible=True)
 
 
 def _operand(ref, inputs, values):

@@ -2,6 +2,8 @@
 ``fused_elementwise`` equation, so the chain runs as one kernel with reused buffers instead
 of one kernel and one fresh buffer per step.
 
+Which primitives may join is their ``fusible`` trait, declared where each is defined
+(``Primitive("exp", elementwise=True, fusible=True)``), plugins' primitives alike.
 A value joins its consumer's group only when that consumer is its only user and it is not a
 graph output -- otherwise it must exist in memory anyway. Groups of one stay as they are.
 
@@ -20,21 +22,12 @@ from .base import Pass, PassContext
 from .fused import fused_elementwise_p
 from .rewrite import map_subgraphs
 
-__all__ = ["FUSIBLE", "fuse_elementwise", "FUSION"]
+__all__ = ["fusible", "fuse_elementwise", "FUSION"]
 
-FUSIBLE = frozenset({
-    "add", "sub", "mul", "div", "maximum", "minimum", "pow", "pow_scalar", "neg", "exp",
-    "log", "abs", "expm1", "log1p", "sqrt", "rsqrt", "square", "reciprocal", "sin", "cos",
-    "relu", "leaky_relu", "tanh", "sigmoid", "silu", "gelu", "softplus", "erf",
-    "clip_scalar", "where", "cast", "broadcast_to", "relu_grad", "tanh_grad",
-    "sigmoid_grad", "rsqrt_eps", "fused_elementwise",
-})
-"""Primitives whose kernels are elementwise (with broadcasting) and write into ``out=``."""
-
-
-
-def _fusible(eq: Equation) -> bool:
-    return eq.prim.name in FUSIBLE and not eq.prim.multiple_results
+def fusible(eq: Equation) -> bool:
+    """Whether ``eq`` may join a fused chain: its primitive is declared ``fusible=True``
+    (elementwise with broadcasting, its kernel writes ``out=``)."""
+    return eq.prim.fusible
 
 
 def _groups(graph: Graph) -> dict[int, list[int]]:
@@ -43,7 +36,7 @@ def _groups(graph: Graph) -> dict[int, list[int]]:
     open_group: dict[Var, list[int]] = {}  # a group's root output -> its members
     groups: dict[int, list[int]] = {}
     for i, eq in enumerate(graph.equations):
-        if not _fusible(eq):
+        if not fusible(eq):
             continue
         members = [i]
         for v in dict.fromkeys(v for v in eq.inputs if isinstance(v, Var)):

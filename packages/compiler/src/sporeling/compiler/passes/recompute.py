@@ -28,7 +28,7 @@ from __future__ import annotations
 from ..core import Aval
 from ..ir import Const, Equation, Graph, Var
 from .base import Pass, PassContext
-from .fusion import FUSIBLE
+from .fusion import fusible
 
 __all__ = ["recompute", "RECOMPUTE", "values_live_across", "MIN_ELEMENTS", "MIN_GAP"]
 
@@ -62,7 +62,7 @@ def recompute(graph: Graph, ctx: PassContext) -> Graph:
 
     clones: dict[int, list[tuple[Var, Equation]]] = {}  # inserted before this index
     for eq in eqs:
-        if eq.prim.name not in FUSIBLE or eq.prim.multiple_results:
+        if not fusible(eq):
             continue
         v = eq.outputs[0]
         if v.aval.size < MIN_ELEMENTS:

@@ -9,7 +9,6 @@
     >>> vmap(lambda a, b: ops.sum(ops.mul(a, b)))(np.ones((2, 3)), np.ones((2, 3)))
     array([3., 3.])
 """
-from ..ops import batching_rules  # noqa: F401  (registers the built-in batching rules)
 from .graph_autodiff import grad_graph, value_and_grad_graph, vjp_graph
 from .jvp import jvp, jvp_graph
 from .vmap import BatchInterpreter, BatchTracer, vmap

@@ -24,7 +24,7 @@ from sporeling.core import ShapeError, SporelingError
 from ..core import Interpreter, next_level
 from ..core.batching import batching_rule
 from ..ir.pytree import flatten, unflatten
-from ..ops.batching_rules._util import at_front, move_axis
+from ..ops._batching import at_front, move_axis
 
 __all__ = ["vmap", "BatchTracer", "BatchInterpreter"]
 

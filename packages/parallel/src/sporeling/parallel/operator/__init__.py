@@ -7,10 +7,10 @@ from .execute import run_sharded
 from .layout import Layout
 from .propagate import ShardedGraph, propagate
 from .redistribution import plan as redistribution_plan
-from .rules import OpDims, RULES, def_sharding_rule, sharding_rule
+from .rules import OpDims, def_sharding_rule, sharding_rule
 from .opsharding import OpSharding, candidates, from_strategy
 
 __all__ = ["strategy", "Shard", "shard", "layout_from_strategy", "ShardingError",
            "run_sharded", "Layout", "ShardedGraph", "propagate", "redistribution_plan",
-           "OpDims", "RULES", "def_sharding_rule", "sharding_rule", "OpSharding",
+           "OpDims", "def_sharding_rule", "sharding_rule", "OpSharding",
            "candidates", "from_strategy"]

@@ -51,10 +51,24 @@ def _plan(expr: tuple) -> tuple:
     for k, (name, operands, params, shape, dtype) in enumerate(expr):
         refs = tuple((_IN, r[1]) if r[0] == "in" else (_NODE, r[1]) if r[0] == "node"
                      else (_CONST, np.asarray(r[1], dtype=r[2])) for r in operands)
-        kernel = None if name == "broadcast_to" and k < len(expr) - 1 else NUMPY_KERNELS[name]
+        kernel = None if name == "broadcast_to" and k < len(expr) - 1 else \
+            NUMPY_KERNELS.get(name) or _plugin_kernel(name)
         steps.append((kernel, refs, dict(params), tuple(shape), np.dtype(dtype),
                       tuple(dying.get(k, ()))))
     return tuple(steps)
+
+
+def _plugin_kernel(name: str):
+    """The NumPy kernel a plugin registered for ``name`` (a plugin's primitive declared
+    ``fusible=True`` joins chains like the built-ins)."""
+    from ..errors import KernelNotFoundError
+    from ..kernel_registry import get_kernels
+    fn = get_kernels().lookup("numpy", name)
+    if fn is None:
+        raise KernelNotFoundError(f"no NumPy kernel for primitive {name!r} in a fused chain",
+                                  op="fused_elementwise", expected="a registered kernel",
+                                  got=repr(name))
+    return fn
 
 
 @define("fused_elementwise")

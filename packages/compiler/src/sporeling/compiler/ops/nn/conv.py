@@ -16,14 +16,16 @@ from __future__ import annotations
 from sporeling.core import ShapeError, SporelingError
 
 from ...core import Aval, Primitive, bind, def_backward
+from ...core.sharding import OpDims
+from .._batching import at_front, batch_size, fold, reshape, to_front, unfold
 from .._util import as_operand, float_operand, promote, same_dtype
 from ._params import check_ndim, conv_padding, pair, window_output
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
 
-conv2d_p = Primitive("conv2d")
-conv_transpose2d_p = Primitive("conv_transpose2d")
-conv2d_weight_grad_p = Primitive("conv2d_weight_grad")
+conv2d_p = Primitive("conv2d", amp="white")  # contractions: 16-bit in, float32 sums
+conv_transpose2d_p = Primitive("conv_transpose2d", amp="white")
+conv2d_weight_grad_p = Primitive("conv2d_weight_grad", amp="white")
 
 
 def _check_groups(op, channels, out_channels, groups, x_shape, w_shape):
@@ -233,3 +235,56 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                   output_padding=pair("conv_transpose2d", "output_padding", output_padding, 0))
     _conv_transpose2d_aval(x, weight, **params)
     return _add_bias(bind(conv_transpose2d_p, x, weight, **params), bias, 4)
+
+
+# ---- vmap: a batch of NCHW values folds into N when the weights are shared; batched
+# weights become groups of a single convolution (example b's channels form group b).
+
+def _channels_as_groups(x, size):
+    """(B, N, C, H, W) -> (N, B * C, H, W)."""
+    from ..shape import transpose_p
+    x = bind(transpose_p, x, axes=(1, 0, 2, 3, 4))
+    return reshape(x, (x.shape[0], size * x.shape[2]) + tuple(x.shape[3:]))
+
+
+def _groups_as_batch(y, size):
+    """(N, B * O, H, W) -> batch axis 1 of (N, B, O, H, W)."""
+    return reshape(y, (y.shape[0], size, y.shape[1] // size) + tuple(y.shape[2:])), 1
+
+
+def _grouped_conv_batching(prim):
+    """conv2d / conv_transpose2d: fold into N for shared weights, else group by example."""
+    def rule(args, dims, *, groups, **params):
+        (x, w), (dx, dw) = args, dims
+        size = batch_size(args, dims)
+        if dw is None:
+            return unfold(bind(prim, fold(to_front(x, dx)), w, groups=groups, **params),
+                          size), 0
+        x = _channels_as_groups(at_front(x, dx, size), size)
+        w = fold(to_front(w, dw))
+        return _groups_as_batch(bind(prim, x, w, groups=groups * size, **params), size)
+    return rule
+
+
+conv2d_p.def_batching(_grouped_conv_batching(conv2d_p))
+conv_transpose2d_p.def_batching(_grouped_conv_batching(conv_transpose2d_p))
+
+
+@conv2d_weight_grad_p.def_batching
+def _weight_grad_batching(args, dims, *, groups, **params):
+    # per example, a weight gradient: the examples' channels as groups of one convolution
+    size = batch_size(args, dims)
+    x, g = (_channels_as_groups(at_front(a, d, size), size) for a, d in zip(args, dims))
+    out = bind(conv2d_weight_grad_p, x, g, groups=groups * size, **params)
+    return unfold(out, size), 0
+
+
+@conv2d_p.def_sharding_rule
+def _conv2d_sharding(eq):
+    """Batch and output channels split; input channels and space stay whole."""
+    x = ("n", "c", "h", "w")
+    w = ("o", "ci", "kh", "kw")
+    fixed = {"c", "h", "w", "ci", "kh", "kw", "oh", "ow"}
+    if eq.params.get("groups", 1) != 1:
+        fixed.add("o")
+    return OpDims([x, w], [("n", "o", "oh", "ow")], fixed)

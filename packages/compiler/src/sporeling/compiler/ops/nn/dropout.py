@@ -11,12 +11,13 @@ from __future__ import annotations
 from sporeling.core import SporelingError
 
 from ...core import Aval, Primitive, bind, def_backward
+from .._batching import logical_shape, to_front
 from .._util import float_operand
-from ..random import check_seed, seed_operand
+from ..random import check_seed, refuse_batched_seed, seed_operand
 
 __all__ = ["dropout"]
 
-dropout_p = Primitive("dropout")
+dropout_p = Primitive("dropout", amp="never")
 
 
 @dropout_p.def_abstract_eval
@@ -51,3 +52,17 @@ def dropout(input, p=0.5, training=True, seed=None):
         from ..elementwise import mul
         return mul(x, 0.0)
     return bind(dropout_p, x, seed_operand(seed, "dropout"), p=float(p))
+
+
+@dropout_p.def_batching
+def _dropout_batching(args, dims, *, p):
+    # The mask is a function of the seed and the example's shape, so every example gets
+    # the mask it would get alone (as in a loop with that seed). It has to: the backward,
+    # dropout of the cotangent, may meet an unbatched cotangent and must apply the same mask.
+    import numpy as np
+    from ..elementwise import mul
+    (x, seed), (d, ds) = args, dims
+    if ds is not None:
+        refuse_batched_seed("dropout")
+    mask = bind(dropout_p, np.ones(logical_shape(x, d), x.dtype), seed, p=p)
+    return mul(to_front(x, d), mask), 0

@@ -11,6 +11,8 @@ import numpy as np
 from sporeling.core import DTypeError, ShapeError
 
 from ...core import Aval, Primitive, bind, def_backward
+from ...core.sharding import OpDims, labels, shape_of
+from .._batching import at_front, batch_size, reshape, to_front
 from .._util import as_operand
 
 __all__ = ["embedding"]
@@ -81,3 +83,58 @@ def embedding(input, weight, padding_idx=None):
                              expected=f"in [-{rows}, {rows})", got=padding_idx)
         padding_idx = int(padding_idx) % rows
     return bind(embedding_p, indices, table, padding_idx=padding_idx)
+
+
+# ---- vmap and sharding rules ----------------------------------------------------------------
+
+@embedding_p.def_batching
+def _embedding_batching(args, dims, *, padding_idx):
+    from ..indexing import OPERAND, getitem_p
+    (idx, table), (di, dt) = args, dims
+    if dt is None:  # rows of a shared table: the index axes, batch among them, stay put
+        return bind(embedding_p, idx, table, padding_idx=padding_idx), di
+    # a table per example (padding_idx only shapes gradients, which this form ignores)
+    size = batch_size(args, dims)
+    idx, table = at_front(idx, di, size), to_front(table, dt)
+    rows = np.arange(size).reshape((size,) + (1,) * (len(idx.shape) - 1))
+    return bind(getitem_p, table, rows, idx, key=(OPERAND, OPERAND)), 0
+
+
+@embedding_grad_p.def_batching
+def _embedding_grad_batching(args, dims, *, num_embeddings, padding_idx):
+    # per example, a table gradient: offset example b's indices by b * num_embeddings and
+    # scatter into one (B * num_embeddings, D) table
+    from ..comparison import not_equal
+    from ..dtype import cast
+    from ..elementwise import add, mul
+    size = batch_size(args, dims)
+    idx, g = (at_front(a, d, size) for a, d in zip(args, dims))
+    if padding_idx is not None:
+        keep = cast(not_equal(idx, np.asarray(padding_idx, idx.dtype)), g.dtype)
+        g = mul(g, reshape(keep, tuple(keep.shape) + (1,)))
+    offsets = (np.arange(size) * num_embeddings).astype(idx.dtype)
+    idx = add(idx, offsets.reshape((size,) + (1,) * (len(idx.shape) - 1)))
+    flat = bind(embedding_grad_p, reshape(idx, (-1,)), reshape(g, (-1, g.shape[-1])),
+                num_embeddings=size * num_embeddings, padding_idx=None)
+    return reshape(flat, (size, num_embeddings, g.shape[-1])), 0
+
+
+def _embedding_local(eq, info, indices, table):
+    """This device's rows of the table answer the indices that fall in them; the others
+    give zeros, and the sum over the row-splitting devices is the lookup."""
+    from ..elementwise import mul
+    rows = table.shape[0]
+    start = info.block_start(1, 0) if info is not None else 0
+    local = np.asarray(indices) - start  # indices are data, never differentiated
+    inside = (local >= 0) & (local < rows)
+    out = bind(embedding_p, np.where(inside, local, 0).astype(np.asarray(indices).dtype),
+               table, padding_idx=None)
+    return mul(out, inside[..., None].astype(eq.outputs[0].aval.dtype))
+
+
+@embedding_p.def_sharding_rule
+def _embedding_sharding(eq):
+    """The index axes split; split table rows give partial lookups to be summed."""
+    idx = labels(len(shape_of(eq.inputs[0])), "i")
+    return OpDims([idx, ("v", "e")], [idx + ("e",)], set(), {"v": "sum"},
+                  local=_embedding_local)

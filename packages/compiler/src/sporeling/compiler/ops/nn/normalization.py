@@ -19,12 +19,14 @@ import numpy as np
 from sporeling.core import ShapeError, SporelingError
 
 from ...core import Aval, Primitive, bind, def_backward
+from ...core.sharding import OpDims, labels, norm_axes, shape_of
+from .._batching import shift_axes
 from .._util import as_operand, check_axes, float_operand
 
 __all__ = ["layer_norm", "batch_norm", "group_norm"]
 
-normalize_p = Primitive("normalize", multiple_results=True)
-rsqrt_eps_p = Primitive("rsqrt_eps")
+normalize_p = Primitive("normalize", multiple_results=True, amp="black")
+rsqrt_eps_p = Primitive("rsqrt_eps", elementwise=True, fusible=True, amp="black")
 
 
 @normalize_p.def_abstract_eval
@@ -35,6 +37,24 @@ def _normalize_aval(x, *, axis, eps):
 
 
 rsqrt_eps_p.def_abstract_eval(lambda v, *, eps: Aval(tuple(v.shape), v.dtype))
+
+
+@normalize_p.def_batching
+def _normalize_batching(args, dims, *, axis, eps):
+    (x,), (d,) = args, dims
+    return bind(normalize_p, x, axis=shift_axes(axis, d), eps=eps), (d, d, d)
+
+
+@normalize_p.def_sharding_rule
+def _normalize_sharding(eq):
+    """Layer norm's core: the normalised axes stay whole; the statistics keep them as 1s."""
+    shape = shape_of(eq.inputs[0])
+    names = labels(len(shape))
+    axes = norm_axes(eq.params["axis"], len(shape))
+    fixed = {names[a] for a in axes}
+    stats = tuple(f"s{i}" if i in axes else lab for i, lab in enumerate(names))
+    fixed.update(stats[a] for a in axes)
+    return OpDims([names], [names] + [stats] * (len(eq.outputs) - 1), fixed)
 
 
 def _live(g) -> bool:

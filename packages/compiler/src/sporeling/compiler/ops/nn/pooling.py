@@ -15,6 +15,7 @@ import numpy as np
 from sporeling.core import ShapeError
 
 from ...core import Aval, Primitive, bind, def_backward
+from .._batching import at_front, batch_size, fold, unfold
 from .._util import as_operand, float_operand
 from ._params import check_ndim, pair, pool_padding, window_output
 
@@ -172,3 +173,20 @@ def adaptive_avg_pool2d(input, output_size):
         x = matmul(_averaging_matrix(h, oh, x.dtype), x) if oh != h else x
         x = matmul(x, _averaging_matrix(w, ow, x.dtype).T) if ow != w else x
     return x
+
+
+# ---- vmap: every operand's batch joins its N axis (the examples are independent samples)
+
+def _folding_batching(prim):
+    def rule(args, dims, **params):
+        size = batch_size(args, dims)
+        out = bind(prim, *[fold(at_front(a, d, size)) for a, d in zip(args, dims)], **params)
+        if prim.multiple_results:
+            return tuple(unfold(o, size) for o in out), (0,) * len(out)
+        return unfold(out, size), 0
+    return rule
+
+
+for _prim in (max_pool2d_p, max_pool2d_scatter_p, max_pool2d_gather_p, avg_pool2d_p,
+              avg_pool2d_transpose_p):
+    _prim.def_batching(_folding_batching(_prim))

@@ -7,12 +7,14 @@ Both backward rules read only the output: ``softmax``'s is ``y * (ct - sum(ct * 
 from __future__ import annotations
 
 from ...core import Aval, Primitive, bind, def_backward
+from ...core.sharding import OpDims, def_sharding_rule, labels, norm_axes, shape_of
+from .._batching import shift_axis
 from .._util import check_axes, float_operand
 
 __all__ = ["softmax", "log_softmax"]
 
-softmax_p = Primitive("softmax")
-log_softmax_p = Primitive("log_softmax")
+softmax_p = Primitive("softmax", amp="black")
+log_softmax_p = Primitive("log_softmax", amp="black")
 
 
 def _same_aval(x, *, axis):
@@ -61,3 +63,23 @@ def log_softmax(x, axis=-1):
     """
     x = float_operand(x)
     return bind(log_softmax_p, x, axis=_axis("log_softmax", x, axis))
+
+
+def _softmax_batching(prim):
+    def rule(args, dims, *, axis):
+        (x,), (d,) = args, dims  # the batch axis stays; the softmax axis moves past it
+        return bind(prim, x, axis=shift_axis(axis, d)), d
+    return rule
+
+
+softmax_p.def_batching(_softmax_batching(softmax_p))
+log_softmax_p.def_batching(_softmax_batching(log_softmax_p))
+
+
+@def_sharding_rule(softmax_p, log_softmax_p)
+def _softmax_sharding(eq):
+    """The softmax axis stays whole; the others split."""
+    shape = shape_of(eq.inputs[0])
+    names = labels(len(shape))
+    return OpDims([names], [names], {names[a] for a in norm_axes(eq.params.get("axis", -1),
+                                                                  len(shape))})

@@ -18,11 +18,13 @@ import numpy as np
 from sporeling.core import DTypeError, ShapeError
 
 from ...core import Aval, Primitive, bind, def_backward
+from ...core.sharding import OpDims, labels as dim_labels, shape_of
+from .._batching import at_front, batch_size, fold, logical_shape, reshape
 
 __all__ = ["softmax_cross_entropy"]
 
-softmax_cross_entropy_p = Primitive("softmax_cross_entropy")
-softmax_cross_entropy_grad_p = Primitive("softmax_cross_entropy_grad")
+softmax_cross_entropy_p = Primitive("softmax_cross_entropy", amp="black")  # a loss
+softmax_cross_entropy_grad_p = Primitive("softmax_cross_entropy_grad", amp="black")
 
 
 def _check(op, logits, labels):
@@ -113,3 +115,79 @@ def softmax_cross_entropy(logits, labels, *, reduction="mean", ignore_index=-100
     """
     return bind(softmax_cross_entropy_p, logits, labels, reduction=reduction,
                 ignore_index=int(ignore_index))
+
+
+# ---- vmap: the examples' targets fold into N, reduced per example ---------------------------
+
+def _fold_targets(logits, labels, dims, size):
+    """(B, N, C, ...) logits and (B, N, ...) labels as (B * N, C, ...) and (B * N, ...);
+    per-example (C,) logits with 0-d labels are (B, C) and (B,) already."""
+    logits, labels = at_front(logits, dims[0], size), at_front(labels, dims[1], size)
+    if len(logits.shape) > 2:
+        logits, labels = fold(logits), fold(labels)
+    return logits, labels
+
+
+def _valid(labels, dtype, ignore_index):
+    from ..comparison import not_equal
+    from ..dtype import cast
+    return cast(not_equal(labels, np.asarray(ignore_index, labels.dtype)), dtype)
+
+
+def _per_example_sum(x, size):
+    """(B * N, ...) -> (B,): each example's total."""
+    from ..reduction import sum
+    return sum(reshape(x, (size, -1)), 1)
+
+
+@softmax_cross_entropy_p.def_batching
+def _softmax_cross_entropy_batching(args, dims, *, reduction, ignore_index):
+    from ..elementwise import div
+    size = batch_size(args, dims)
+    per_example_shape = logical_shape(args[1], dims[1])
+    logits, labels = _fold_targets(*args, dims, size)
+    losses = bind(softmax_cross_entropy_p, logits, labels, reduction="none",
+                  ignore_index=ignore_index)
+    if reduction == "none":
+        return reshape(losses, (size,) + tuple(per_example_shape)), 0
+    total = _per_example_sum(losses, size)
+    if reduction == "sum":
+        return total, 0
+    return div(total, _per_example_sum(_valid(labels, losses.dtype, ignore_index), size)), 0
+
+
+@softmax_cross_entropy_grad_p.def_batching
+def _softmax_cross_entropy_grad_batching(args, dims, *, reduction, ignore_index):
+    # every reduction becomes "none" with a per-target cotangent: the example's ct (/ its
+    # count of counted targets for "mean"), broadcast over its targets
+    from ..elementwise import div
+    from ..shape import broadcast_to_p
+    size = batch_size(args, dims)
+    per_example_shape = logical_shape(args[0], dims[0])
+    logits, labels = _fold_targets(args[0], args[1], dims[:2], size)
+    ct = at_front(args[2], dims[2], size)
+    if reduction == "mean":
+        ct = div(ct, _per_example_sum(_valid(labels, logits.dtype, ignore_index), size))
+    if reduction != "none":
+        per_example = int(np.prod(labels.shape)) // size
+        ct = bind(broadcast_to_p, reshape(ct, (size, 1)), shape=(size, per_example))
+    ct = reshape(ct, tuple(labels.shape))
+    grads = bind(softmax_cross_entropy_grad_p, logits, labels, ct, reduction="none",
+                 ignore_index=ignore_index)
+    return reshape(grads, (size,) + tuple(per_example_shape)), 0
+
+
+@softmax_cross_entropy_p.def_sharding_rule
+def _softmax_cross_entropy_sharding(eq):
+    """Classes stay whole; the batch splits for ``reduction="sum"`` (partial sums) and
+    ``"none"``. A ``"mean"`` divides by the count of labels not ignored, which no rank knows
+    alone, so its batch stays whole too."""
+    logits, labels_shape = shape_of(eq.inputs[0]), shape_of(eq.inputs[1])
+    batch = dim_labels(len(logits) - 1, "n")
+    x = batch + ("c",)
+    y = x if len(labels_shape) == len(logits) else batch
+    reduction = eq.params.get("reduction", "mean")
+    if reduction == "none":
+        return OpDims([x, y], [batch], {"c"})
+    fixed = {"c"} | (set(batch) if reduction != "sum" else set())
+    return OpDims([x, y], [()], fixed, {lab: "sum" for lab in batch})

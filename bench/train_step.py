@@ -1,12 +1,15 @@
 """Training-step speed, side by side: Sporeling PyNative vs hand-written NumPy vs PyTorch.
 
 (a) MLP 784-512-512-10, batch 128, SGD with momentum; (b) LeNet-5 on 1x28x28, batch 64;
-(c) per-op cost of a 10-op chain on 8-element tensors, forward + backward.
+(c) per-op cost of a 10-op chain on 8-element tensors, forward + backward, and of one
+    no-grad op (the dispatch cost alone).
 
 All contenders start from the same weights and take the same steps, so their losses must
-agree (printed as a check). Medians over interleaved repeats.
+agree (printed as a check). Timed in blocks of steps with 0.3 s idle before each block and
+the order alternating (``bench/timing.py``); medians and the spread over blocks. Sporeling
+runs in PyNative and in Graph mode (the whole step, update included, one compiled graph).
 
-    python bench/train_step.py [--repeats 30]
+    python bench/train_step.py [--blocks 7 --steps 10]
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from reference.lenet import NumpyLeNet  # noqa: E402
 from reference.mlp import NumpyMLP  # noqa: E402
+from timing import Timing, compare, print_table, ratio  # noqa: E402
 
 import sporeling.expression as sx  # noqa: E402
 from sporeling.expression import nn  # noqa: E402
@@ -112,7 +116,8 @@ def torch_lenet(ref):
 
 
 def race(contenders: dict, x, y, repeats: int, warmup: int = 3):
-    """Interleaved repeats; returns {name: (median seconds, losses)}."""
+    """Interleaved single steps; returns {name: (median seconds, losses)} (kept for
+    ``graph_vs_pynative.py``; this script times blocks with ``timing.compare``)."""
     times = {name: [] for name in contenders}
     losses = {name: [] for name in contenders}
     for i in range(warmup + repeats):
@@ -165,52 +170,65 @@ def chain_contenders():
     return contenders
 
 
-def time_chain(repeats: int) -> dict[str, float]:
-    """Median microseconds per op (forward + backward) over batches of 200 chains."""
-    contenders = chain_contenders()
-    samples = {n: [] for n in contenders}
-    for _ in range(repeats):
-        for name, fn in contenders.items():
-            start = time.perf_counter()
-            for _ in range(200):
-                fn()
-            samples[name].append((time.perf_counter() - start) / 200 / 10 * 1e6)
-    return {n: statistics.median(v) for n, v in samples.items()}
+def no_grad_op_contenders():
+    """One op on 8-element tensors outside any grad: the dispatch cost alone."""
+    x8 = np.linspace(0.1, 0.8, 8).astype(np.float32)
+    xt = sx.Tensor(x8)
+    contenders = {"sporeling": lambda: sx.ops.add(xt, xt), "numpy": lambda: np.add(x8, x8)}
+    if torch is not None:
+        xt_torch = torch.from_numpy(x8.copy())
+        contenders["pytorch"] = lambda: torch.add(xt_torch, xt_torch)
+    return contenders
+
+
+def model_rows(blocks: int, steps: int) -> list[list[str]]:
+    rng = np.random.default_rng(0)
+    rows = []
+    for label, ref_cls, build, torch_build, x_shape, batch, numpy_is_yardstick in [
+            ("MLP 784-512-512-10, b128", NumpyMLP, sporeling_mlp, torch_mlp, (784,), 128,
+             True),
+            # the NumPy LeNet (im2col by rows) is no strong reference: it only checks losses
+            ("LeNet-5 1x28x28, b64", NumpyLeNet, sporeling_lenet, torch_lenet, (1, 28, 28),
+             64, False)]:
+        x = rng.standard_normal((batch,) + x_shape).astype(np.float32)
+        y = rng.integers(0, 10, batch).astype(np.int32)
+        ref = ref_cls(lr=LR, momentum=MOMENTUM)
+        pynative, graph = sporeling_step(build(ref)), sporeling_step(build(ref))
+        contenders = {"sporeling pynative": lambda: pynative(x, y),
+                      "sporeling graph": lambda: graph(x, y)}
+        if torch is not None:
+            torch_fn = torch_step(torch_build(ref))
+            contenders["pytorch eager"] = lambda: torch_fn(x, y)
+        contenders["numpy by hand"] = lambda: ref.step(x, y)  # built last: others copied it
+        results = compare(contenders, steps=steps, blocks=blocks,
+                          scopes={"sporeling graph": lambda: sx.context(mode=sx.GRAPH_MODE)})
+        torch_t, numpy_t = results.get("pytorch eager"), results["numpy by hand"]
+        for name, t in results.items():
+            rows.append([label, name, t.ms(), ratio(t, torch_t),
+                         ratio(t, numpy_t) if numpy_is_yardstick else "(loss check only)",
+                         f"{t.last:.5f}"])
+    return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--blocks", type=int, default=7, help="timed blocks per contender")
+    parser.add_argument("--steps", type=int, default=10, help="training steps per block")
     args = parser.parse_args()
-    rng = np.random.default_rng(0)
-    rows = []
-    for label, ref_cls, build, torch_build, x_shape, batch in [
-            ("MLP 784-512-512-10, b128", NumpyMLP, sporeling_mlp, torch_mlp, (784,), 128),
-            ("LeNet-5 1x28x28, b64", NumpyLeNet, sporeling_lenet, torch_lenet, (1, 28, 28), 64)]:
-        x = rng.standard_normal((batch,) + x_shape).astype(np.float32)
-        y = rng.integers(0, 10, batch).astype(np.int32)
-        ref = ref_cls(lr=LR, momentum=MOMENTUM)
-        contenders = {"sporeling pynative": sporeling_step(build(ref))}
-        if torch is not None:
-            contenders["pytorch eager"] = torch_step(torch_build(ref))
-        contenders["numpy by hand"] = ref.step  # last: the others copied its start weights
-        results = race(contenders, x, y, args.repeats)
-        base = results["numpy by hand"][0]
-        final = {n: r[1][-1] for n, r in results.items()}
-        for name, (median, _) in results.items():
-            rows.append((label, name, f"{median * 1e3:.2f} ms", f"{median / base:.2f}x",
-                         f"{final[name]:.5f}"))
-    print(f"{'model':<26} {'contender':<20} {'median':>10} {'x numpy':>8} {'final loss':>11}")
-    print("-" * 80)
-    for row in rows:
-        print(f"{row[0]:<26} {row[1]:<20} {row[2]:>10} {row[3]:>8} {row[4]:>11}")
-    per_op = time_chain(max(5, args.repeats // 3))
+    print_table(["model", "contender", "per step: median (low-high)", "x torch", "x numpy",
+                 "final loss"], model_rows(args.blocks, args.steps))
     print()
-    print("10-op chain on 8-element float32 tensors, forward + backward, per op:")
-    for name, us in per_op.items():
-        print(f"  {name:<12} {us:6.1f} us/op")
-    if "pytorch" in per_op:
-        print(f"  ratio sporeling/pytorch: {per_op['sporeling'] / per_op['pytorch']:.2f}x")
+    chain = compare(chain_contenders(), steps=200, blocks=args.blocks)
+    single = compare(no_grad_op_contenders(), steps=2000, blocks=args.blocks)
+    rows = [["10-op chain, forward + backward, per op", name, _per_op(t), ratio(t, chain.get("pytorch"))]
+            for name, t in chain.items()]
+    rows += [["one no-grad add on 8 elements", name, t.us(), ratio(t, single.get("pytorch"))]
+             for name, t in single.items()]
+    print_table(["tiny tensors", "contender", "median (low-high)", "x torch"], rows)
+
+
+def _per_op(t: Timing) -> str:
+    return f"{t.median / 10 * 1e6:.1f} us ({t.low / 10 * 1e6:.1f}-{t.high / 10 * 1e6:.1f})"
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""Runnable examples: ``python -m sporeling.gnn.examples.karate_club``."""

@@ -1,0 +1,14 @@
+"""Zachary's karate club: a GCN told only the two leaders' clubs finds the others'."""
+import pytest
+
+from sporeling.gnn.examples.karate_club import train
+
+
+@pytest.mark.parametrize("graph_mode", [False, True])
+def test_gcn_classifies_the_unlabelled_members(graph_mode):
+    accuracy, loss, _ = train(steps=40, layer="gcn", graph_mode=graph_mode)
+    assert accuracy >= 0.9 and loss < 0.1
+
+
+def test_graph_mode_training_equals_pynative():
+    assert train(steps=5, graph_mode=True)[:2] == pytest.approx(train(steps=5)[:2], rel=1e-4)

@@ -11,6 +11,8 @@ Jacobians are elementwise too; a ``TransformedDistribution`` sums them over even
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sporeling.compiler import ops
@@ -51,8 +53,7 @@ class Bijector:
         return ops.neg(self._forward_log_jacobian(self._inverse(y)))
 
     def _operand(self, x):
-        if hasattr(x, "shape") and hasattr(x, "dtype") and np.dtype(x.dtype).kind == "f":
-            return x
+        """``x`` as a float Tensor (Tensors and tracers stay themselves)."""
         (x,) = float_params(x)
         return x
 
@@ -67,11 +68,13 @@ class Bijector:
 
 
 class ScalarAffine(Bijector):
-    """``y = scale * x + shift`` (``scale != 0``; PyTorch's ``AffineTransform``)."""
+    """``y = scale * x + shift`` (``scale != 0``; PyTorch's ``AffineTransform``). Python
+    numbers stay numbers (they take the operand's dtype); arrays become Tensors."""
 
     def __init__(self, scale=1.0, shift=0.0, name="ScalarAffine"):
         super().__init__(name)
-        self.scale, self.shift = float_params(scale, shift)
+        self.scale, self.shift = (float(v) if isinstance(v, (int, float)) else
+                                  float_params(v)[0] for v in (scale, shift))
         if is_concrete(self.scale) and np.any(concrete(self.scale) == 0):
             raise ParameterError("bad scale", op=name, expected="scale != 0", got=0.0)
 
@@ -89,6 +92,8 @@ class ScalarAffine(Bijector):
         return ops.div(ops.sub(y, self.shift), self.scale)
 
     def _forward_log_jacobian(self, x):
+        if isinstance(self.scale, float):
+            return _like(x, math.log(abs(self.scale)))
         return _like(x, ops.log(ops.abs(self.scale)))
 
 

@@ -67,11 +67,13 @@ def timed_call(kernel: Callable, name: str, backend, args: tuple, params: dict):
     return result
 
 
+# No copy of the list per event (this runs for every kernel while profiling): a listener
+# removed meanwhile may see one more event.
 def kernel_ran(name: str, start_ns: int, end_ns: int, program: str | None) -> None:
-    for fn in tuple(kernel_listeners):
+    for fn in kernel_listeners:
         fn(name, start_ns, end_ns, program)
 
 
 def memory_changed(pool, delta: int, in_use: int, peak: int) -> None:
-    for fn in tuple(memory_listeners):
+    for fn in memory_listeners:
         fn(pool, delta, in_use, peak)

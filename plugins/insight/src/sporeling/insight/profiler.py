@@ -21,9 +21,9 @@ the profiler stops. Only one profiler runs at a time.
 from __future__ import annotations
 
 import os
-import threading
 import weakref
 from pathlib import Path
+from threading import get_ident
 from time import perf_counter_ns
 
 from sporeling.core import SporelingError
@@ -34,6 +34,7 @@ from .trace import chrome_trace, op_table, write_op_csv, write_trace
 __all__ = ["Profiler", "ProfilerError"]
 
 _ACTIVE: list = []  # the running profiler (at most one)
+_NEVER = 1 << 62
 
 
 class ProfilerError(SporelingError, RuntimeError):
@@ -60,8 +61,9 @@ class Profiler:
         self.kernels: list[tuple] = []   # (name, start_ns, end_ns, program, thread id)
         self.memory: list[tuple] = []    # (time_ns, pool name, in_use, peak)
         self.fragmentation: list[tuple] = []  # (time_ns, pool name, fraction, largest, free)
-        self._pools: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-        self._next_sample = 0
+        self._pools: dict[int, weakref.ref] = {}  # id -> pool, for fragmentation samples
+        self._last_pool = None
+        self._next_sample = _NEVER  # until a pool is seen
         self.origin_ns: int | None = None
         self.running = False
         if start_profile:
@@ -94,6 +96,7 @@ class Profiler:
         events.remove_memory_listener(self._on_memory)
         self.running = False
         _ACTIVE.remove(self)
+        self._last_pool = None  # no reference kept to a pool once stopped
         if self.profile_memory:
             self._sample_pools()
 
@@ -104,23 +107,30 @@ class Profiler:
     def __exit__(self, *exc) -> None:
         self.stop()
 
+    # The two listeners run for every kernel and every allocation: append a tuple, little else.
     def _on_kernel(self, name, start_ns, end_ns, program) -> None:
-        self.kernels.append((name, start_ns, end_ns, program, threading.get_ident()))
-        if self._pools and end_ns >= self._next_sample:
+        self.kernels.append((name, start_ns, end_ns, program, get_ident()))
+        if end_ns >= self._next_sample:
             self._sample_pools()
 
     def _on_memory(self, pool, delta, in_use, peak) -> None:
         # May run under the pool's lock: record numbers only, never call the pool here.
-        name = pool.name
-        if name not in self._pools:
-            self._pools[name] = pool
-        self.memory.append((perf_counter_ns(), name, in_use, peak))
+        if pool is not self._last_pool:
+            self._last_pool = pool
+            if id(pool) not in self._pools:
+                self._pools[id(pool)] = weakref.ref(pool)
+                self._next_sample = min(self._next_sample, perf_counter_ns())
+        self.memory.append((perf_counter_ns(), pool.name, in_use, peak))
 
     def _sample_pools(self) -> None:
-        for name, pool in list(self._pools.items()):
-            s = pool.stats()
-            self.fragmentation.append((perf_counter_ns(), name, s.fragmentation,
-                                       s.largest_free, s.free))
+        """A fragmentation sample of each pool seen (``pool.stats()``: between kernels,
+        never inside a pool call)."""
+        for ref in list(self._pools.values()):
+            pool = ref()
+            if pool is not None:
+                s = pool.stats()
+                self.fragmentation.append((perf_counter_ns(), pool.name, s.fragmentation,
+                                           s.largest_free, s.free))
         self._next_sample = perf_counter_ns() + self._sample_ns
 
     # ---- results -------------------------------------------------------------------------

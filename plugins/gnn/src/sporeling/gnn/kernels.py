@@ -1,12 +1,14 @@
 """NumPy kernels of the segment primitives (:mod:`.primitives`), registered through
 ``sporeling_add_kernels``.
 
-Sums use ``np.bincount`` over flattened ``(id, column)`` positions: 5x faster than
-``np.add.at`` for ``(200000, 32)`` rows into 10000 segments on this machine (38 ms vs
-209 ms; float data is summed in float64, then cast back). Integer data uses ``np.add.at``
+Float sums use ``np.bincount`` (summing in float64, then cast back): one call per column
+up to 64 columns and 2e6 entries, else one call over flattened ``(id, column)``
+positions. Measured on this (shared, loaded) machine: 44000 rows x 16 columns into 4000
+segments, 2.9 ms column by column, 29 ms flattened, 39 ms ``np.add.at``; 200000 x 32 into
+10000 segments, 38 ms flattened vs 209 ms ``np.add.at``. Integer data uses ``np.add.at``
 (exact). Maxima sort the rows by id (skipped when the ids are already sorted, as a batch
-vector is) and reduce each run with ``np.maximum.reduceat`` (125 ms vs 180 ms for
-``np.maximum.at``)."""
+vector is) and reduce each run with ``np.maximum.reduceat`` (200000 x 32: 125 ms vs 180 ms
+for ``np.maximum.at``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -25,12 +27,19 @@ def _sum(data, ids, num_segments: int) -> np.ndarray:
         total = np.zeros((num_segments,) + rows, data.dtype)
         np.add.at(total, ids, data)
         return total
-    if width == 1:
-        flat = ids
-    else:
-        flat = (ids.astype(np.int64)[:, None] * width + np.arange(width)).ravel()
+    if width <= 64 and len(ids) * width <= _COLUMNWISE:  # no (N * width) index array
+        columns = np.ascontiguousarray(data.reshape(len(ids), width).T)
+        total = np.empty((width, num_segments))
+        for j in range(width):
+            total[j] = np.bincount(ids, weights=columns[j], minlength=num_segments)
+        return total.T.reshape((num_segments,) + rows)
+    flat = (ids.astype(np.int64)[:, None] * width + np.arange(width)).ravel()
     total = np.bincount(flat, weights=data.reshape(-1), minlength=num_segments * width)
     return total.reshape((num_segments,) + rows)
+
+
+_COLUMNWISE = 2_000_000
+"""Up to this many entries (and 64 columns), sum column by column (faster, module doc)."""
 
 
 def _checked(op, data, ids, num_segments):

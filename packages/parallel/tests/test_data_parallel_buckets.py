@@ -89,10 +89,16 @@ def test_buckets_start_during_backward_before_it_ends():
         [("ready", n) for n in ("w4", "w3", "w2", "w1", "w0")]
 
 
-def test_graph_mode_compiles_one_all_reduce_per_bucket_into_the_step():
+def test_graph_mode_starts_each_buckets_all_reduce_amid_the_compiled_backward():
     step, reducer, _ = _step(300 / 2**20, GRAPH_MODE)
-    graph = cache_of(step).last_graph
-    assert graph.primitive_counts().get("all_reduce") == len(reducer.buckets) == 3
+    names = [eq.prim.name for eq in cache_of(step).last_graph.equations]
+    starts = [i for i, n in enumerate(names) if n == "all_reduce_start"]
+    waits = [i for i, n in enumerate(names) if n == "all_reduce_wait"]
+    matmuls = [i for i, n in enumerate(names) if n == "matmul"]
+    assert len(starts) == len(waits) == len(reducer.buckets) == 3
+    assert starts[0] < matmuls[-1]    # the last layer's bucket starts before backward ends
+    assert max(starts) < min(waits)   # every wait after every start: nothing blocks early
+    assert "all_reduce" not in names
     assert reducer.last_step_events == []  # nothing eager: the graph reduced
 
 

@@ -54,5 +54,6 @@ KERNELS = {"all_reduce": _k_all_reduce, "all_gather": _k_all_gather,
 def add_kernels(kernels) -> None:
     """The collectives' kernels for the NumPy backend (called by the plugin)."""
     from sporeling.runtime.numpy_backend import NumpyBackend
-    for name, fn in KERNELS.items():
+    from .split_phase import KERNELS as SPLIT_PHASE_KERNELS
+    for name, fn in {**KERNELS, **SPLIT_PHASE_KERNELS}.items():
         kernels.add_kernel(NumpyBackend.name, name, fn)

@@ -62,4 +62,5 @@ def sporeling_add_commands(commands) -> None:
 @impl
 def sporeling_add_primitives(primitives) -> None:  # compiler's hook: the collectives
     from .primitives import COLLECTIVES
-    primitives.add_primitive(*COLLECTIVES)
+    from .split_phase import SPLIT_PHASE
+    primitives.add_primitive(*COLLECTIVES, *SPLIT_PHASE)

@@ -21,7 +21,6 @@ from __future__ import annotations
 from sporeling.core import get_plugin_host
 
 from ..autograd import on_gradient_ready, value_and_grad
-from ..graph.tracing import is_tracing
 from ..nn.cell import Cell
 from ..optim.clip import clip_by_global_norm
 
@@ -113,10 +112,11 @@ class TrainOneStepCell(Cell):
 
     def _loss_and_grads(self, *inputs):
         """The loss and the reduced gradients: what Graph mode compiles into one graph.
-        In PyNative mode a reducer with ``gradient_ready`` hears of each final gradient
-        during backward."""
+        A reducer with ``gradient_ready`` hears of each final gradient during backward (in
+        Graph mode while the backward is traced, so what it binds lands amid backward's
+        equations)."""
         ready = getattr(self.grad_reducer, "gradient_ready", None)
-        if ready is None or is_tracing():
+        if ready is None:
             loss, grads = self._value_and_grad(*inputs)
         else:
             with on_gradient_ready(ready):

@@ -9,9 +9,12 @@ Calling the reducer with the step's gradients starts what has not started (param
 backward never reached), waits for every bucket and returns the reduced gradients (views
 of the buckets' buffers, new every step).
 
-Graph mode: called while the step is traced, it adds one ``all_reduce`` primitive per bucket
-(gradients flattened and concatenated, then split back) to the graph, so the compiled step
-holds its collectives.
+Graph mode: the same, inside the compiled step. ``gradient_ready`` is called during the
+*traced* backward too (on tracers): a full bucket's gradients are flattened and concatenated
+and an ``all_reduce_start`` is bound right there -- amid the backward equations -- and calling
+the reducer binds each bucket's ``all_reduce_wait`` and splits the result back
+(:mod:`sporeling.parallel.split_phase`). The compiled step starts each bucket's reduction as
+soon as its gradients are computed and waits only before the update.
 
     >>> import numpy as np
     >>> import sporeling.expression as sx
@@ -36,7 +39,7 @@ from sporeling.expression.tensor.tensor import wrap
 
 from ..comm.registry import current
 from ..errors import ParallelError
-from ..primitives import all_reduce
+from ..split_phase import all_reduce_start, all_reduce_wait
 from .buckets import DEFAULT_BUCKET_CAP_MB, plan_buckets
 
 __all__ = ["DistributedGradReducer", "broadcast_parameters"]
@@ -144,6 +147,9 @@ class DistributedGradReducer:
         where = self._where.get(id(parameter))
         if where is None or where[1] in self._filled:
             return
+        if is_tracing():
+            self._traced_ready(*where, grad)
+            return
         if self._events is None:
             self._events = []
         self._events.append(("ready", parameter.name))
@@ -186,19 +192,44 @@ class DistributedGradReducer:
         finally:
             self._reset()
 
-    # ---- Graph mode: collective primitives in the traced step --------------------------------
-    def _traced(self, grads) -> tuple:
-        out = list(grads)
-        op = self._op()
-        for bucket in self.buckets:
-            parts = [ops.reshape(ops.cast(grads[i], bucket.dtype), (-1,))
+    # ---- Graph mode: split-phase collectives in the traced step -------------------------------
+    def _traced_ready(self, b: int, index: int, grad) -> None:
+        if self._flats[b] is None:
+            self._flats[b] = {}
+        self._flats[b][index] = grad if isinstance(grad, Tensor) else wrap(grad)
+        self._filled.add(index)
+        self._missing[b] -= 1
+        self._start_traced()
+
+    def _start_traced(self) -> None:
+        """Bind ``all_reduce_start`` for every full bucket in bucket order (every rank's
+        graph starts them in the same order)."""
+        while self._next < len(self.buckets) and self._missing[self._next] == 0:
+            b = self._next
+            bucket = self.buckets[b]
+            parts = [ops.reshape(ops.cast(self._flats[b][i], bucket.dtype), (-1,))
                      for i in bucket.indices]
             flat = parts[0] if len(parts) == 1 else ops.concat(parts, 0)
-            total = all_reduce(flat, op, self.group)
-            if self.mean and op == "sum":
-                total = total / self.degree
-            for k, index in enumerate(bucket.indices):
-                start = bucket.offsets[k]
-                out[index] = ops.reshape(total[start:start + bucket.sizes[k]],
-                                         bucket.shapes[k])
-        return tuple(out)
+            self._handles[b] = (all_reduce_start(flat, self._op(), self.group), flat)
+            self._next += 1
+
+    def _traced(self, grads) -> tuple:
+        try:
+            for b, bucket in enumerate(self.buckets):  # what the traced backward did not report
+                for index in bucket.indices:
+                    if index not in self._filled:
+                        self._traced_ready(b, index, grads[index])
+            out = list(grads)
+            op = self._op()
+            for b, bucket in enumerate(self.buckets):
+                token, flat = self._handles[b]
+                total = all_reduce_wait(token, flat, op, self.group)
+                if self.mean and op == "sum":
+                    total = total / self.degree
+                for k, index in enumerate(bucket.indices):
+                    start = bucket.offsets[k]
+                    out[index] = ops.reshape(total[start:start + bucket.sizes[k]],
+                                             bucket.shapes[k])
+            return tuple(out)
+        finally:
+            self._reset()

@@ -56,8 +56,7 @@ class Shard:
         self.name = name or getattr(fn, "__name__", "shard")
         self._cache: dict = {}
         self._plans = _Plans()
-        # thread-ranks share this object; tracing lifts Parameters process-wide, so one
-        # rank traces while the others wait for its plan
+        # thread-ranks share this object: one plans while the others wait for its plan
         self._lock = threading.Lock()
 
     def _device_num(self, comm) -> int:
@@ -101,22 +100,42 @@ class Shard:
         return traced, sg
 
     def __call__(self, *args):
+        from sporeling.expression.autograd.state import is_recording
         from sporeling.expression.graph.tracing import is_tracing
         from sporeling.expression.tensor.tensor import Tensor
         if is_tracing():  # inside a bigger trace (Graph mode, a search): inline the function
             return self.fn(*args)
         comm = self._world(_comm_or_none())
         traced, sg = self.plan(*args)
-        arrays = [_data(a) for a in args if isinstance(a, (Tensor, np.ndarray))]
-        values = arrays + [p.asnumpy() for p in traced.params] + list(traced.captured)
-        outs = run_sharded(sg, values, comm, plans=self._plans)
-        as_tensor = any(isinstance(a, Tensor) for a in args)
-        outs = [Tensor(o) if as_tensor else o for o in outs[:len(outs) - len(traced.effect_params)]]
+        if is_recording():  # a grad is recording: the rank's program on Tensors, recorded
+            outs = self._recorded(comm, traced, sg, args)
+        else:
+            arrays = [_data(a) for a in args if isinstance(a, (Tensor, np.ndarray))]
+            values = arrays + [p.asnumpy() for p in traced.params] + list(traced.captured)
+            outs = run_sharded(sg, values, comm, plans=self._plans)
+            as_tensor = any(isinstance(a, Tensor) for a in args)
+            outs = [Tensor(o) if as_tensor else o for o in outs]
+        outs = outs[:len(outs) - len(traced.effect_params)]
         from sporeling.compiler.ir import unflatten
         leaves = list(traced.out_static)
         it = iter(outs)
         leaves = [next(it) if x is None else x for x in leaves]
         return unflatten(traced.out_tree, leaves)
+
+    def _recorded(self, comm, traced, sg, args) -> list:
+        """Run this rank's program with every step a primitive bound on Tensors, so the
+        PyNative tape records it: this rank's blocks are cut from the arguments and the
+        Parameters by recorded slices (their backward puts a block's gradient back in
+        place), the redistributions are collective primitives with backward rules. Each
+        rank's gradient is then that of the sum of all ranks' (replicated) losses for its
+        copy of each Parameter; averaged over the ranks (``TrainOneStepCell``'s reducer in
+        ``semi_auto_parallel``) it is one device's gradient."""
+        from sporeling.expression.tensor.tensor import Tensor
+        values = [a for a in args if isinstance(a, (Tensor, np.ndarray))]
+        values += list(traced.params) + list(traced.captured)
+        blocks = [_block_of(v, lay, comm.rank) for v, lay in zip(values, sg.input_layouts)]
+        return run_sharded(sg, blocks, comm, plans=self._plans, inputs_are_local=True,
+                           differentiable=True)
 
     def value_and_grad(self, *args):
         """``(outputs, argument_gradients, parameter_gradients)`` on every rank: the outputs
@@ -208,6 +227,17 @@ def _comm_or_none():
         return current()
     except Exception:  # noqa: BLE001 - no communicator initialised
         return None
+
+
+def _block_of(value, layout: Layout, rank: int):
+    """``rank``'s block of ``value``: a recorded slice of a Tensor (the whole Tensor when
+    it is not split), a copied block of an array."""
+    from sporeling.expression.tensor.tensor import Tensor
+    if not isinstance(value, Tensor):
+        return local_block(value, layout, rank)
+    index = layout.block(rank, value.shape)
+    whole = all(s.start == 0 and s.stop == n for s, n in zip(index, value.shape))
+    return value if whole or not index else value[index]
 
 
 def _data(a):

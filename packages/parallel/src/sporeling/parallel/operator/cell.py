@@ -37,9 +37,10 @@ def cell_shard(cell, in_strategy, out_strategy=None, parameter_plan=None, device
     ``out_strategy``: the layout each rank gets its results in (None: whole results);
     ``parameter_plan``: ``{parameter name: blocks per dimension}`` for Parameters to store
     in a given layout. The other ops' strategies come from sharding propagation (or the
-    search in ``auto_parallel`` mode). Returns the Cell; calls run in PyNative mode, for
-    inference (gradients do not flow through a sharded call yet). ``cell.sharded`` is the
-    :class:`Shard` (its ``plan`` and ``table``).
+    search in ``auto_parallel`` mode). Returns the Cell; calls run in PyNative mode, and
+    under a recording grad (``TrainOneStepCell``) the rank's program is recorded, so
+    gradients reach the Parameters. ``cell.sharded`` is the :class:`Shard` (its ``plan``
+    and ``table``).
     """
     construct = type(cell).construct.__get__(cell)
     sharded = Shard(construct, in_strategy, out_strategy, name=name or type(cell).__name__,

@@ -12,3 +12,12 @@ def test_gcn_classifies_the_unlabelled_members(graph_mode):
 
 def test_graph_mode_training_equals_pynative():
     assert train(steps=5, graph_mode=True)[:2] == pytest.approx(train(steps=5)[:2], rel=1e-4)
+
+
+def test_the_readme_example_runs_and_prints_its_accuracy(capsys):
+    import re
+    from pathlib import Path
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    code = re.findall(r"```python\n(.*?)```", readme, re.S)[0]
+    exec(compile(code, "README.md", "exec"), {})
+    assert float(capsys.readouterr().out.split()[-1]) >= 0.9

@@ -24,10 +24,10 @@ from sporeling.core import PluginError, Registry, get_context, get_plugin_host
 from sporeling.core.hooks import declare_registry
 
 from .errors import BackendNotFoundError, KernelNotFoundError
-from .kernel_registry import Kernel, get_kernels
+from .kernel_registry import Kernel, KernelMemory, get_kernels
 
 __all__ = ["Backend", "BackendRegistry", "get_backends", "get_backend", "installed_targets",
-           "check_device_target"]
+           "check_device_target", "check_backend_name"]
 
 
 class Backend(abc.ABC):
@@ -70,6 +70,11 @@ class Backend(abc.ABC):
 
     def has_kernel(self, primitive: str) -> bool:
         return get_kernels().lookup(self.name, primitive) is not None
+
+    def kernel_memory(self, primitive: str) -> KernelMemory:
+        """What this backend's kernel for ``primitive`` declared about memory (the
+        compiler plans buffers from it); ``opaque`` when undeclared."""
+        return get_kernels().memory(self.name, primitive)
 
     def run(self, primitive: str, *inputs: Any, out: Any = None, **attrs: Any) -> Any:
         """Eagerly run one op: the kernel writes into ``out`` or a fresh pool buffer."""
@@ -146,10 +151,25 @@ def check_device_target(value) -> str:
     return target
 
 
+def check_backend_name(value) -> str | None:
+    """``set_context(backend=...)``'s converter: ``None`` (the device target's default
+    backend) or the name of an installed backend (``ValueError`` listing them otherwise)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise TypeError("must be None or a backend name")
+    if value.strip() not in get_backends():
+        raise ValueError(f"no installed backend is named {value!r}; installed: "
+                         f"{installed_targets()}")
+    return value.strip()
+
+
 def get_backend(name_or_target: str | None = None) -> Backend:
     """A backend by name (``"numpy"``) or device target (``"CPU"``, any case).
 
-    With no argument, ``get_context("device_target")`` decides.
+    With no argument, ``get_context("device_target")`` decides. Among the backends serving
+    a device target, ``set_context(backend=name)`` chooses; otherwise the highest
+    ``priority`` wins.
     """
     from_context = name_or_target is None
     key = get_context("device_target") if from_context else name_or_target
@@ -165,5 +185,8 @@ def get_backend(name_or_target: str | None = None) -> Backend:
                      f"or a backend name ({', '.join(backends.names()) or 'none'})",
             got=repr(key), where="set_context(device_target=...)" if from_context else None,
             hint="a plugin adds backends through the sporeling_add_backends hook")
+    preferred = get_context("backend")
+    if preferred in names:
+        return backends.instance(preferred)
     best = max(names, key=lambda n: (getattr(backends[n], "priority", 0), -names.index(n)))
     return backends.instance(best)

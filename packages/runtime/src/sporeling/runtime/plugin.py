@@ -6,8 +6,9 @@ from sporeling.core import impl
 
 from . import hookspecs
 from .kernels import NUMPY_KERNELS
+from .kernels.memory import NUMPY_MEMORY
 from .memory.options import add_memory_options
-from .backend import check_device_target
+from .backend import check_backend_name, check_device_target
 from .numpy_backend import NumpyBackend
 
 HOOKSPECS = hookspecs
@@ -22,6 +23,10 @@ def sporeling_add_context_options(options) -> None:
                        doc="Which backend runs ops: the device target of an installed one.",
                        valid="the device target of an installed backend "
                              "(sporeling_add_backends), any case")
+    options.add_option("backend", None, convert=check_backend_name,
+                       doc="Which installed backend serves the device target (None: the "
+                           "one of highest priority, NumPy for CPU).",
+                       valid="None or the name of an installed backend")
 
 
 @impl
@@ -32,4 +37,5 @@ def sporeling_add_backends(backends) -> None:
 @impl
 def sporeling_add_kernels(kernels) -> None:
     for primitive, fn in NUMPY_KERNELS.items():
-        kernels.add_kernel(NumpyBackend.name, primitive, fn)
+        kernels.add_kernel(NumpyBackend.name, primitive, fn,
+                           memory=NUMPY_MEMORY.get(primitive))

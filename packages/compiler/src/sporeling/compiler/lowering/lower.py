@@ -32,7 +32,7 @@ from ..core.primitive import MissingRuleError
 from ..ir import Const, Graph, verify
 from .liveness import Step
 from .memplan import MemoryPlan, plan_memory
-from .tables import FRESH, IN_PLACE, VIEW, WRITES_OUT
+from .tables import kernel_memory
 
 __all__ = ["LoweredProgram", "lower", "register_lowering", "lowering_rules"]
 
@@ -116,13 +116,14 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
         name, multi = eq.prim.name, eq.prim.multiple_results
         ins = tuple(slot(v) for v in eq.inputs)
         outs = tuple(slot(v) for v in eq.outputs)
-        params, kind = dict(eq.params), "opaque"
+        params, kind, writes_over = dict(eq.params), "opaque", ()
         if name in _RULES:
             kernel, params = _RULES[name](eq, lower_sub), {}
         elif backend.has_kernel(name):
             kernel = backend.kernel(name)
-            kind = ("view" if name in VIEW else "fresh" if name in FRESH else
-                    "out" if name in WRITES_OUT and not multi else "opaque")
+            memory = kernel_memory(backend, name)  # declared with the kernel, per backend
+            kind = "opaque" if memory.kind == "out" and multi else memory.kind
+            writes_over = memory.in_place if kind == "out" else ()
         elif getattr(eq.prim, "impl", None) is not None:
             kernel = _impl_kernel(eq.prim.impl)
         else:
@@ -131,7 +132,7 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
                                    op=name, where=eq.source,
                                    hint="register a kernel (sporeling_add_kernels) or a "
                                         "lowering rule (register_lowering)")
-        steps.append(Step(ins, outs, kind, IN_PLACE.get(name, ()) if kind == "out" else ()))
+        steps.append(Step(ins, outs, kind, writes_over))
         if kind == "out":
             aval = eq.outputs[0].aval
             avals[outs[0]] = aval

@@ -5,6 +5,12 @@ from sporeling.core import impl  # noqa: F401
 
 
 @impl
+def sporeling_add_commands(commands) -> None:  # core's hook: `sporeling science burgers`
+    from . import cli
+    commands.add_command("science", help=cli.HELP, run=cli.run, configure=cli.configure)
+
+
+@impl
 def sporeling_add_primitives(primitives) -> None:  # compiler's hook: the Fourier transforms
     from .operators.fft import FFT_PRIMITIVES
     primitives.add_primitive(*FFT_PRIMITIVES)

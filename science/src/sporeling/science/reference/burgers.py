@@ -13,6 +13,8 @@ This is the independent reference the PINN is measured against: no network, no t
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from sporeling.core import ShapeError, SporelingError
@@ -39,7 +41,7 @@ def burgers_solution(x, t, nu: float = NU, nodes: int = 300) -> np.ndarray:
     if nu <= 0:
         raise SporelingError("viscosity must be positive", op="burgers_solution",
                              expected="nu > 0", got=nu)
-    z, w = np.polynomial.hermite.hermgauss(nodes)
+    z, w = _hermite(int(nodes))
     shape = x.shape
     x, t = x.reshape(-1, 1), t.reshape(-1, 1)
     y = x - 2.0 * np.sqrt(nu * t) * z                 # x - e at every node, (points, nodes)
@@ -48,6 +50,12 @@ def burgers_solution(x, t, nu: float = NU, nodes: int = 300) -> np.ndarray:
     weights = w * np.exp(log_terms)
     u = -(weights * np.sin(np.pi * y)).sum(axis=1) / weights.sum(axis=1)
     return u.reshape(shape)
+
+
+@functools.lru_cache(maxsize=8)
+def _hermite(nodes: int):
+    """Gauss–Hermite nodes and weights (NumPy computes them anew each call: O(n^2))."""
+    return np.polynomial.hermite.hermgauss(nodes)
 
 
 def burgers_grid(nx: int = 256, nt: int = 100, nu: float = NU):

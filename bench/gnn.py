@@ -126,7 +126,8 @@ def torch_step(g, labelled, weights, how: str):
     idx = torch.from_numpy(labelled)
     if how == "sparse":
         a = normalised_adjacency(g).tocoo()
-        a_t = torch.sparse_coo_tensor(np.vstack([a.row, a.col]), a.data, a.shape).coalesce()
+        a_t = torch.sparse_coo_tensor(np.vstack([a.row, a.col]), a.data, a.shape,
+                                      check_invariants=False).coalesce()
         propagate = lambda h: torch.sparse.mm(a_t, h)  # noqa: E731
     else:
         n = g.num_nodes
@@ -135,7 +136,8 @@ def torch_step(g, labelled, weights, how: str):
         dst = torch.from_numpy(np.concatenate([g.edge_index[1], loops]))
         deg = torch.zeros(n).index_add_(0, dst, torch.ones(len(dst)))
         norm = (deg[src] * deg[dst]).rsqrt().unsqueeze(1)
-        propagate = lambda h: torch.zeros(n, h.shape[1]).index_add_(0, dst, h[src] * norm)  # noqa: E731
+        def propagate(h):
+            return torch.zeros(n, h.shape[1]).index_add_(0, dst, h[src] * norm)
 
     def run():
         w1, b1, w2, b2 = params
@@ -143,7 +145,7 @@ def torch_step(g, labelled, weights, how: str):
         z = propagate(h @ w2.T) + b2
         loss = torch.nn.functional.cross_entropy(z[idx], y)
         grads = torch.autograd.grad(loss, params)
-        return float(loss), grads[0].numpy()
+        return float(loss.detach()), grads[0].numpy()
     return run
 
 

@@ -76,7 +76,15 @@ def test_rank_one_and_rank_three_data():
             np.testing.assert_allclose(fn(x, ids, 5), reference(x, ids, 5, how), atol=1e-12)
 
 
-@pytest.mark.parametrize("how", ["sum", "mean", "max"])
+GRAD_CHECKED = {"gnn_segment_sum": "sum", "gnn_segment_mean": "mean", "gnn_segment_max": "max"}
+
+
+def test_every_primitive_of_the_plugin_is_grad_checked():
+    ours = sorted(n for n, p in primitives().items() if p.module.startswith("sporeling.gnn"))
+    assert ours == sorted(GRAD_CHECKED)
+
+
+@pytest.mark.parametrize("how", sorted(GRAD_CHECKED.values()))
 def test_gradients_to_second_order(how):
     ids = np.array([3, 0, 3, 1, 0, 3, 3])  # unsorted; segments 2 and 4 empty
     check_grads(lambda d: FNS[how](d, ids, 5), [rng.standard_normal((7, 2))], order=2,

@@ -31,8 +31,8 @@ import numpy as np
 
 from sporeling.compiler import Primitive, bind, def_backward
 from sporeling.compiler.core import Aval
-from sporeling.compiler.ops import (cast, div, equal, exp, gather, maximum, mul, reshape,
-                                    sub)
+from sporeling.compiler.ops import (add, cast, div, equal, exp, gather, maximum, mul,
+                                    reshape, sub)
 from sporeling.compiler.ops._util import as_operand
 from sporeling.core import DTypeError, ShapeError
 
@@ -169,7 +169,6 @@ def scatter_add(x, index, src):
     """A copy of ``x`` with row ``i`` of ``src`` added to row ``index[i]``; repeated indices
     accumulate (PyTorch's ``index_add(0, index, src)``)."""
     x = as_operand(x)
-    from sporeling.compiler.ops import add
     return add(x, segment_sum(src, index, x.shape[0]))
 
 

@@ -16,7 +16,7 @@ def _softplus(x):
 
 
 def test_dense_draws_new_weights_each_call_and_has_the_right_shape():
-    layer = sp.DenseReparameterization(3, 2, activation="relu")
+    layer = sp.DenseReparameterization(3, 2, activation="tanh")
     x = sx.Tensor(np.ones((4, 3), np.float32))
     a, b = layer(x), layer(x)
     assert a.shape == (4, 2) and not np.array_equal(a.asnumpy(), b.asnumpy())
@@ -66,6 +66,13 @@ def test_with_bnn_loss_cell_is_likelihood_plus_scaled_kl():
         sp.WithBNNLossCell(net, mse, bnn_factor=-1.0)
 
 
+def test_initialisation_is_reproducible_under_set_seed():
+    set_seed(5)
+    a = sp.DenseReparameterization(3, 2).weight_posterior.mean.asnumpy()
+    set_seed(5)
+    assert np.array_equal(a, sp.DenseReparameterization(3, 2).weight_posterior.mean.asnumpy())
+
+
 def test_bnn_regression_elbo_falls_and_the_predictive_mean_fits():
     set_seed(0)
     rng = np.random.default_rng(0)
@@ -76,8 +83,9 @@ def test_bnn_regression_elbo_falls_and_the_predictive_mean_fits():
                              sp.DenseReparameterization(16, 1)])
     gaussian_nll = lambda out, t: ((out - t) ** 2).mean() / (2 * sigma ** 2)
     neg_elbo = sp.WithBNNLossCell(net, gaussian_nll, bnn_factor=1.0 / n)
-    step = nn.TrainOneStepCell(neg_elbo, nn.Adam(net.trainable_params(), 0.03))
-    losses = [float(step(sx.Tensor(x), sx.Tensor(y)).asnumpy()) for _ in range(300)]
+    step = nn.TrainOneStepCell(neg_elbo, nn.Adam(net.trainable_params(), 0.02))
+    # 400 steps: RMSE 0.14, 0.16, 0.12 for seeds 0, 1, 2 (the bound below is 0.25)
+    losses = [float(step(sx.Tensor(x), sx.Tensor(y)).asnumpy()) for _ in range(400)]
     assert np.mean(losses[-30:]) < 0.4 * np.mean(losses[:10]), (losses[:10], losses[-30:])
     pred = np.mean([net(sx.Tensor(x)).asnumpy() for _ in range(20)], axis=0)
     rmse = float(np.sqrt(np.mean((pred - np.sin(x)) ** 2)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from sporeling.compiler import ops
-from sporeling.core import dtypes
+from sporeling.core import dtypes, generator
 from sporeling.expression import Parameter
 from sporeling.expression.nn import Cell
 
@@ -42,9 +42,9 @@ class NormalPosterior(Cell):
     near ``softplus(-5) = 0.0067``)."""
 
     def __init__(self, name, shape, dtype="float32", loc_mean=0.0, loc_std=0.1,
-                 untransformed_scale_mean=-5.0, untransformed_scale_std=0.1, seed=None):
+                 untransformed_scale_mean=-5.0, untransformed_scale_std=0.1):
         super().__init__()
-        rng = np.random.default_rng(seed)
+        rng = generator("init")  # nn.init's stream: reproducible under set_seed
         dtype = dtypes.dtype(dtype)
         self.shape = tuple(shape)
         self.mean = Parameter(rng.normal(loc_mean, loc_std, self.shape).astype(dtype),

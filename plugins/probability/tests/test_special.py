@@ -6,12 +6,11 @@ from scipy import special as sc
 
 import sporeling.expression as sx
 from sporeling.compiler import primitives
-from sporeling.compiler.core.batching import batching_rule
+from sporeling.compiler.transforms import vmap
 from sporeling.compiler.testing import check_grads
 from sporeling.core import SporelingError, get_plugin_host
 
 import sporeling.probability as sp
-from sporeling.probability import special
 
 X = np.array([0.05, 0.7, 1.0, 2.5, 13.0, 120.0])
 
@@ -42,10 +41,21 @@ def test_bad_polygamma_order_names_the_op():
     assert np.allclose(sp.polygamma(0, X), sc.digamma(X))
 
 
-def test_batching_rule_keeps_the_batch_axis():
-    rule = batching_rule(special.lgamma_p)
-    out, dim = rule([np.ones((3, 2)) * 2.5], [1])
-    assert dim == 1 and np.allclose(out, sc.gammaln(2.5))
+def test_vmap_over_the_special_functions_and_a_log_prob():
+    xs = np.random.default_rng(0).uniform(0.2, 5.0, (4, 3))
+    np.testing.assert_allclose(vmap(lambda x: sp.polygamma(2, x), in_axes=1)(xs),
+                               sc.polygamma(2, xs).T, rtol=1e-14)
+    value = np.array([0.5, 1.0, 2.0])
+    batched = vmap(lambda a: sp.Gamma(a, 1.0).log_prob(value))(xs)
+    looped = np.stack([sp.Gamma(a, 1.0).log_prob(value).asnumpy() for a in xs])
+    np.testing.assert_allclose(np.asarray(batched), looped, rtol=1e-14)
+
+
+def test_fused_in_a_compiled_chain():
+    f = sx.jit(lambda x: sp.lgamma(x * 2.0 + 1.0) - sp.digamma(x) * 0.5)
+    x = sx.Tensor(X)
+    np.testing.assert_allclose(f(x).asnumpy(), sc.gammaln(2 * X + 1) - sc.digamma(X) / 2,
+                               rtol=1e-13)
 
 
 def test_contributed_through_the_hooks():

@@ -17,31 +17,25 @@ from __future__ import annotations
 
 from sporeling.compiler import Primitive, bind, def_backward
 from sporeling.compiler.core import Aval
-from sporeling.compiler.core.batching import def_batching
 from sporeling.compiler.ops import mul
 from sporeling.compiler.ops._util import float_operand
 from sporeling.core import SporelingError
 
 __all__ = ["lgamma", "digamma", "polygamma", "SPECIAL_PRIMITIVES"]
 
-# plugin primitives carry the plugin's prefix, so they never clash with another package's
-lgamma_p = Primitive("probability_lgamma", doc="log |Gamma(x)|")
-digamma_p = Primitive("probability_digamma", doc="d/dx lgamma(x)")
-polygamma_p = Primitive("probability_polygamma", doc="the n-th derivative of digamma")
+# plugin primitives carry the plugin's prefix, so they never clash with another package's;
+# elementwise: vmap and operator parallel need no rule of their own; fusible: the fusion
+# pass may chain them (the kernels write out=); AMP "black": float32 (lgamma(171) overflows
+# float16, digamma loses its digits)
+_TRAITS = dict(elementwise=True, fusible=True, amp="black")
+lgamma_p = Primitive("probability_lgamma", doc="log |Gamma(x)|", **_TRAITS)
+digamma_p = Primitive("probability_digamma", doc="d/dx lgamma(x)", **_TRAITS)
+polygamma_p = Primitive("probability_polygamma", doc="the n-th derivative of digamma",
+                        **_TRAITS)
 SPECIAL_PRIMITIVES = (lgamma_p, digamma_p, polygamma_p)
-
-
-
-def _unary_batching(prim):
-    # one operand, elementwise: the batch axis stays where it is
-    def rule(args, dims, **params):
-        return bind(prim, args[0], **params), dims[0]
-    return rule
-
 
 for _p in SPECIAL_PRIMITIVES:
     _p.def_abstract_eval(lambda x, **params: Aval(tuple(x.shape), x.dtype))
-    def_batching(_p)(_unary_batching(_p))
 
 
 def lgamma(x):

@@ -1,6 +1,9 @@
 """The segment primitives: contributed through the hooks, equal to NumPy references on any
 ids (unsorted, empty segments, num_segments past the largest id), gradients to order 2,
 vmap, PyNative and Graph mode."""
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -192,3 +195,27 @@ def test_a_compiled_graph_checks_ids_when_it_runs():
 def test_docstring_examples_run():
     failed, attempted = run_doctests("sporeling.gnn")
     assert failed == 0 and attempted > 0
+
+
+def test_vmap_of_grad_in_a_fresh_process():
+    # the rules travel with the primitives: nothing needs to collect the plugins first
+    code = """
+import numpy as np
+from sporeling.compiler import ops
+from sporeling.compiler.autodiff import grad
+from sporeling.compiler.transforms import vmap
+from sporeling.gnn import segment_max, segment_mean, segment_softmax
+ids = np.array([2, 0, 2, 1, 0])
+xb = np.random.default_rng(0).standard_normal((3, 5, 2))
+f = lambda d: ops.add(ops.sum(ops.mul(segment_max(d, ids, 4), segment_mean(d, ids, 4))),
+                      ops.sum(ops.square(segment_softmax(d, ids, 4))))
+err = np.abs(vmap(grad(f))(xb) - np.stack([grad(f)(x) for x in xb])).max()
+idb = np.stack([ids, ids[::-1], np.zeros(5, np.int64)])
+f2 = lambda d, i: ops.sum(ops.square(segment_max(d, i, 4)))
+err2 = np.abs(vmap(grad(f2))(xb, idb) - np.stack([grad(f2)(x, i) for x, i in zip(xb, idb)]))
+print(max(err, err2.max()))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert float(out.stdout) < 1e-12

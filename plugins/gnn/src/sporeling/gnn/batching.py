@@ -1,4 +1,4 @@
-"""Batching rules (``vmap``) of the segment primitives.
+"""The batching rule (``vmap``) of the segment primitives (attached in :mod:`.primitives`).
 
 * Only ``data`` batched: the batch axis moves just behind the row axis, ``(N, B, *F)``, and
   one reduction gives ``(num_segments, B, *F)`` (batch on axis 1).
@@ -11,10 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from sporeling.compiler import bind
-from sporeling.compiler.core.batching import def_batching
 from sporeling.compiler.ops import add, broadcast_to, reshape, transpose
-
-from .primitives import PRIMITIVES
 
 
 def _move_axis(x, src: int, dst: int):
@@ -32,7 +29,8 @@ def _at_front(x, d, size: int):
     return _move_axis(x, d, 0)
 
 
-def _segment_rule(prim):
+def segment_rule(prim):
+    """The batching rule of the segment primitive ``prim``."""
     def rule(args, dims, *, num_segments):
         (data, ids), (dd, di) = args, dims
         if di is None:
@@ -46,7 +44,3 @@ def _segment_rule(prim):
                     num_segments=size * num_segments)
         return reshape(flat, (size, num_segments) + rows), 0
     return rule
-
-
-for _prim in PRIMITIVES:
-    def_batching(_prim)(_segment_rule(_prim))

@@ -7,7 +7,6 @@ from sporeling.core import impl
 
 @impl
 def sporeling_add_primitives(primitives) -> None:  # compiler's hook
-    from . import batching  # noqa: F401  (attaches the vmap rules)
     from .primitives import PRIMITIVES
     primitives.add_primitive(*PRIMITIVES)
 

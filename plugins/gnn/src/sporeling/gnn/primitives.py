@@ -31,12 +31,14 @@ import numpy as np
 
 from sporeling.compiler import Primitive, bind, def_backward
 from sporeling.compiler.core import Aval
+from sporeling.compiler.core.batching import def_batching
 from sporeling.compiler.ops import (add, cast, div, equal, exp, gather, maximum, mul,
                                     reshape, sub)
 from sporeling.compiler.ops._util import as_operand
 from sporeling.core import DTypeError, ShapeError
 
 from ._checks import SegmentIdError, check_ids
+from .batching import segment_rule
 
 __all__ = ["segment_sum", "segment_mean", "segment_max", "segment_softmax", "scatter",
            "scatter_add", "gather", "segment_sum_p", "segment_mean_p", "segment_max_p",
@@ -83,6 +85,8 @@ def _aval(op: str):
 segment_sum_p.def_abstract_eval(_aval("segment_sum"))
 segment_mean_p.def_abstract_eval(_aval("segment_mean"))
 segment_max_p.def_abstract_eval(_aval("segment_max"))
+for _prim in PRIMITIVES:
+    def_batching(_prim)(segment_rule(_prim))
 
 
 # ---- backward rules (written with ops: each is differentiable again) ------------------------

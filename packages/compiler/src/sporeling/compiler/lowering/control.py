@@ -1,8 +1,9 @@
 """Lowering control flow: ``cond``, ``while_loop`` and ``scan`` become one instruction each,
 whose kernel is a closure running lowered sub-programs (the runtime never sees a graph).
 
-The parameters follow :mod:`sporeling.compiler.ops.control`; each kernel mirrors that
-primitive's eager ``impl`` step for step, calling the same kernels, so results are equal.
+What each primitive does is written once, in :mod:`sporeling.compiler.ops.control`
+(``run_cond``, ``run_while``, ``run_scan``); its eager ``impl`` passes runners that evaluate
+the sub-graphs, these kernels pass the lowered sub-programs, so results are equal.
 
     >>> import numpy as np
     >>> from sporeling.compiler.ops import mul
@@ -19,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import Const
+from ..ops.control import run_cond, run_scan, run_while
 from .lower import register_lowering
 
 __all__: list = []
@@ -46,7 +48,7 @@ def _cond(eq, lower_sub):
     false_run = _sub(lower_sub, eq.params["false_graph"])
 
     def cond_kernel(backend, pred, *args, out=None):
-        return tuple((true_run if bool(pred) else false_run)(*args))
+        return run_cond(pred, args, true_run, false_run)
     return cond_kernel
 
 
@@ -57,30 +59,17 @@ def _while(eq, lower_sub):
     n, nc = len(body_graph.outputs), len(cond_graph.inputs)
 
     def while_kernel(backend, *args, out=None):
-        carry, cond_consts, body_consts = list(args[:n]), args[n:nc], args[nc:]
-        while bool(cond_run(*carry, *cond_consts)[0]):
-            carry = body_run(*carry, *body_consts)
-        return tuple(carry)
+        return run_while(args, n, nc, cond_run, body_run)
     return while_kernel
 
 
 @register_lowering("scan")
 def _scan(eq, lower_sub):
-    body_graph = eq.params["body_graph"]
-    n_carry, n_xs, length = eq.params["n_carry"], eq.params["n_xs"], eq.params["length"]
-    order = range(length - 1, -1, -1) if eq.params["reverse"] else range(length)
-    y_avals = body_graph.out_avals[n_carry:]
+    p, body_graph = eq.params, eq.params["body_graph"]
+    y_avals = body_graph.out_avals[p["n_carry"]:]
     body_run = _sub(lower_sub, body_graph)
 
     def scan_kernel(backend, *args, out=None):
-        carry = list(args[:n_carry])
-        xs, consts = args[n_carry:n_carry + n_xs], list(args[n_carry + n_xs:])
-        ys: list = [None] * length
-        for i in order:
-            step = body_run(*carry, *(x[i] for x in xs), *consts)
-            carry, ys[i] = step[:n_carry], step[n_carry:]
-        stacked = [np.stack([y[j] for y in ys]) if length else
-                   np.empty((0,) + tuple(aval.shape), aval.dtype)
-                   for j, aval in enumerate(y_avals)]
-        return tuple(carry) + tuple(stacked)
+        return run_scan(args, p["n_carry"], p["n_xs"], p["length"], p["reverse"], y_avals,
+                        body_run)
     return scan_kernel

@@ -11,25 +11,21 @@ every carry batched on axis 0.
 """
 from __future__ import annotations
 
-from ..core import bind
+import numpy as np
+
+from ..core import Aval, bind
+from ..core.aval import aval_of
 from ..ir import evaluate, make_graph
 from ._batching import aligned, at_front, batch_size, move_axis, to_front
 from ._control_check import check_p
 from .control import cond_p, scan_p, while_p
 
 
-class _Spec:
-    __slots__ = ("shape", "dtype")
-
-    def __init__(self, x):
-        self.shape, self.dtype = tuple(x.shape), x.dtype
-
-
 def _batched_graph(graph, args, dims):
     """``graph`` mapped over the batch axes ``dims`` of ``args``; every output on axis 0."""
     from ..transforms.vmap import vmap
     fn = vmap(lambda *xs: tuple(evaluate(graph, *xs)), in_axes=tuple(dims), out_axes=0)
-    new = make_graph(fn, *map(_Spec, args), name=f"vmap({graph.name})", record_source=False)
+    new = make_graph(fn, *map(aval_of, args), name=f"vmap({graph.name})", record_source=False)
     return new
 
 
@@ -78,7 +74,7 @@ def _while_batching(args, dims, *, cond_graph, body_graph):
         new = evaluate(body_b, *c, *consts[nc - n:])
         return tuple(_select(running, a, b) for a, b in zip(new, c))
 
-    specs = [_Spec(x) for x in carry + cond_consts + body_consts]
+    specs = [aval_of(x) for x in carry + cond_consts + body_consts]
     cg = make_graph(lambda *xs: cond_fn(*xs), *specs[:nc], name="any(cond)",
                     record_source=False)
     bg = make_graph(body_fn, *specs, name="masked(body)", record_source=False)
@@ -96,9 +92,7 @@ def _scan_batching(args, dims, *, body_graph, n_carry, n_xs, length, reverse):
     for x, d in zip(args[n_carry:n_carry + n_xs], dims[n_carry:n_carry + n_xs]):
         xs.append(x if d is None else move_axis(x, d, 1))  # (length, B, ...)
         x_dims.append(None if d is None else 0)
-    slices = [_Spec(x) for x in xs]
-    for s in slices:
-        s.shape = s.shape[1:]
+    slices = [Aval(tuple(x.shape[1:]), np.dtype(x.dtype)) for x in xs]
     in_dims = [0] * n_carry + x_dims + list(dims[n_carry + n_xs:])
     body = _batched_graph(body_graph, carry + slices + consts, in_dims)
     outs = bind(scan_p, *carry, *xs, *consts, body_graph=body, n_carry=n_carry, n_xs=n_xs,

@@ -27,7 +27,6 @@ from ..ir.evaluate import evaluate
 from ..ir.graph import Graph
 from ..ir.trace import make_graph
 from ._control_loops import concrete
-from ._control_trace import Spec
 from .control import cond_p, scan_p, while_p
 
 _CACHE: "weakref.WeakKeyDictionary[Graph, dict]" = weakref.WeakKeyDictionary()
@@ -45,31 +44,12 @@ def _floats(avals) -> tuple[int, ...]:
 
 
 def vjp_graph(g: Graph, diff_in: tuple, diff_out: tuple) -> Graph:
-    """A graph ``(*g's inputs, *cotangents of outputs diff_out) -> cotangents of inputs
-    diff_in`` (zeros for inputs the outputs do not depend on)."""
+    """``sporeling.compiler.transforms.vjp_graph`` of ``g`` -- inputs ``(*g's inputs,
+    *cotangents of outputs diff_out)``, outputs the cotangents of inputs ``diff_in`` --
+    built once per sub-graph."""
     def build():
-        from ..autodiff.vjp import vjp
-        from .dtype import cast
-        n = len(g.inputs)
-
-        def bwd(*flat):
-            primals, cts = list(flat[:n]), flat[n:]
-
-            def f(*xs):
-                full = list(primals)
-                for i, x in zip(diff_in, xs):
-                    full[i] = x
-                outs = evaluate(g, *full)
-                return tuple(outs[j] for j in diff_out)
-
-            _, fn = vjp(f, *(primals[i] for i in diff_in))
-            grads = fn(tuple(cts))
-            return [gr if np.dtype(gr.dtype) == np.dtype(primals[i].dtype) else
-                    cast(gr, primals[i].dtype) for gr, i in zip(grads, diff_in)]
-
-        return make_graph(bwd, *[Spec(a) for a in g.in_avals],
-                          *[Spec(g.outputs[j].aval) for j in diff_out],
-                          name=f"{g.name}_vjp", record_source=False)
+        from ..transforms.graph_autodiff import vjp_graph as general
+        return general(g, diff_in, diff_out, outputs=False)
     return _cached(g, ("vjp", diff_in, diff_out), build)
 
 
@@ -123,9 +103,9 @@ def _reverse_body(body: Graph, n_carry: int, n_xs: int):
             dk = grads[len(fc) + len(fx):]
             return list(dc) + [add(a, d) for a, d in zip(acc, dk)] + list(dx)
 
-        specs = [Spec(avals[i]) for i in fc + fk] + [Spec(a) for a in avals[:n_carry + n_xs]] \
-            + [Spec(body.out_avals[j]) for j in fy] + [Spec(a) for a in avals[n_carry + n_xs:n_in]]
-        return make_graph(rbody, *specs, name=f"{body.name}_rev", record_source=False)
+        avals_in = [avals[i] for i in fc + fk] + list(avals[:n_carry + n_xs]) \
+            + [body.out_avals[j] for j in fy] + list(avals[n_carry + n_xs:n_in])
+        return make_graph(rbody, *avals_in, name=f"{body.name}_rev", record_source=False)
     return _cached(body, ("rev", n_carry, n_xs), build), fc, fx, fk, fy
 
 

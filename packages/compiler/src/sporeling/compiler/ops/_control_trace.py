@@ -23,23 +23,16 @@ import numpy as np
 from sporeling.core import DTypeError, ShapeError
 
 from ..core import Aval
+from ..core.aval import aval_of
 from ..ir.graph import Const, Graph, Var
 from ..ir.pytree import flatten, unflatten
 from ..ir.trace import make_graph
 
-__all__ = ["Spec", "Undefined", "Traced", "trace", "is_array", "is_weak", "leaf_paths",
+__all__ = ["Undefined", "Traced", "trace", "is_array", "is_weak", "leaf_paths",
            "register_wrapper", "wrap_like", "model_of", "unwrap", "unwrap_all",
            "bind_operands", "closed_graph", "type_error"]
 
 _WEAK = (bool, int, float)
-
-
-class Spec:
-    """A shape and a dtype to trace with (an :class:`Aval` is a tuple: pytrees split it)."""
-    __slots__ = ("shape", "dtype")
-
-    def __init__(self, value):
-        self.shape, self.dtype = tuple(value.shape), np.dtype(value.dtype)
 
 
 class Undefined:
@@ -191,8 +184,7 @@ def trace(fn: Callable, args: list, name: str, n_elems: int | None = None,
     # fresh_seeds=False: random ops in the callable draw their seed in the enclosing scope
     # and the sub-graph captures it, so re-running the body (the backward rules do) sees
     # the same seeds as the forward
-    graph = make_graph(wrapped, *[Spec(np.asarray(leaves[i]) if isinstance(leaves[i], np.generic)
-                                       else leaves[i]) for i in dyn], name=name,
+    graph = make_graph(wrapped, *[aval_of(leaves[i]) for i in dyn], name=name,
                        fresh_seeds=False)
     return Traced(graph, list(graph.meta["captured"]), elems)
 

@@ -38,7 +38,7 @@ from ..ir.evaluate import evaluate
 from ..ir.graph import Const
 from ..ir.trace import user_source
 from ._control_loops import loop_carry, merge_branches, predicate, static_int
-from ._control_trace import (Spec, bind_operands, flatten, is_array, model_of, trace,
+from ._control_trace import (bind_operands, flatten, is_array, model_of, trace,
                              unflatten, wrap_like)
 
 __all__ = ["cond", "while_loop", "scan", "fori_loop"]
@@ -113,41 +113,62 @@ def _scan_abstract(*args, body_graph, n_carry, n_xs, length, reverse):
                                          for a in outs[n_carry:])
 
 
-# -- eager implementations (no kernel: they evaluate the sub-graphs) ------------------------
+# -- what the primitives do, once: the eager impls below and the lowering
+#    (``sporeling.compiler.lowering.control``) pass their own sub-graph runners ---------------
 
-def _run(graph, args) -> list:
-    out = evaluate(graph, *args)
-    # a constant output must not alias the graph's (shared) constant
-    return [np.array(o) if isinstance(v, Const) else o for o, v in zip(out, graph.outputs)]
-
-
-@cond_p.def_impl
-def _cond_impl(pred, *args, true_graph, false_graph):
-    return tuple(_run(true_graph if bool(pred) else false_graph, args))
+def run_cond(pred, args, true_run, false_run) -> tuple:
+    """``cond``: the branch ``pred`` picks, run on ``args``."""
+    return tuple((true_run if bool(pred) else false_run)(*args))
 
 
-@while_p.def_impl
-def _while_impl(*args, cond_graph, body_graph):
-    n, nc = len(body_graph.outputs), len(cond_graph.inputs)
+def run_while(args, n: int, nc: int, cond_run, body_run) -> tuple:
+    """``while_loop``: ``args`` are the ``n`` carries, then the condition's constants (up
+    to ``nc``), then the body's."""
     carry, cond_consts, body_consts = list(args[:n]), args[n:nc], args[nc:]
-    while bool(evaluate(cond_graph, *carry, *cond_consts)[0]):
-        carry = _run(body_graph, carry + list(body_consts))
+    while bool(cond_run(*carry, *cond_consts)[0]):
+        carry = body_run(*carry, *body_consts)
     return tuple(carry)
 
 
-@scan_p.def_impl
-def _scan_impl(*args, body_graph, n_carry, n_xs, length, reverse):
+def run_scan(args, n_carry: int, n_xs: int, length: int, reverse: bool, y_avals,
+             body_run) -> tuple:
+    """``scan``: the carries, then ``n_xs`` arrays sliced along axis 0, then constants;
+    returns the final carries and the stacked per-step results."""
     carry = list(args[:n_carry])
     xs, consts = args[n_carry:n_carry + n_xs], list(args[n_carry + n_xs:])
     ys: list = [None] * length
     for i in (range(length - 1, -1, -1) if reverse else range(length)):
-        out = _run(body_graph, carry + [x[i] for x in xs] + consts)
+        out = body_run(*carry, *(x[i] for x in xs), *consts)
         carry, ys[i] = out[:n_carry], out[n_carry:]
-    stacked = []
-    for j, aval in enumerate(body_graph.out_avals[n_carry:]):
-        stacked.append(np.stack([y[j] for y in ys]) if length else
-                       np.empty((0,) + tuple(aval.shape), aval.dtype))
+    stacked = [np.stack([y[j] for y in ys]) if length else
+               np.empty((0,) + tuple(aval.shape), aval.dtype)
+               for j, aval in enumerate(y_avals)]
     return tuple(carry) + tuple(stacked)
+
+
+def _runner(graph):
+    def run(*args) -> list:
+        out = evaluate(graph, *args)
+        # a constant output must not alias the graph's (shared) constant
+        return [np.array(o) if isinstance(v, Const) else o for o, v in zip(out, graph.outputs)]
+    return run
+
+
+@cond_p.def_impl
+def _cond_impl(pred, *args, true_graph, false_graph):
+    return run_cond(pred, args, _runner(true_graph), _runner(false_graph))
+
+
+@while_p.def_impl
+def _while_impl(*args, cond_graph, body_graph):
+    return run_while(args, len(body_graph.outputs), len(cond_graph.inputs),
+                     _runner(cond_graph), _runner(body_graph))
+
+
+@scan_p.def_impl
+def _scan_impl(*args, body_graph, n_carry, n_xs, length, reverse):
+    return run_scan(args, n_carry, n_xs, length, reverse, body_graph.out_avals[n_carry:],
+                    _runner(body_graph))
 
 
 # -- the ops ----------------------------------------------------------------------------
@@ -280,13 +301,12 @@ def _scan_step(body_fn, p):
     return list(parts) + [y]
 
 
-class _Slice(Spec):
+class _Slice:
     """One row of an ``xs`` array; traced as that, seen by the body like the array."""
-    __slots__ = ("like",)
+    __slots__ = ("shape", "dtype", "like")
 
     def __init__(self, array):
-        super().__init__(Aval(tuple(array.shape[1:]), array.dtype))
-        self.like = array
+        self.shape, self.dtype, self.like = tuple(array.shape[1:]), np.dtype(array.dtype), array
 
 
 def fori_loop(lower, upper, body_fn: Callable, init_val):

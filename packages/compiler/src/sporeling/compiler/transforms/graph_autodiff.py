@@ -25,16 +25,7 @@ from ..autodiff import TapeValue, vjp
 from ..ir import Graph, evaluate, make_graph
 from ..ir.pytree import flatten
 
-__all__ = ["grad_graph", "vjp_graph", "value_and_grad_graph", "spec", "derived"]
-
-
-class spec:  # noqa: N801  (a value's description, like an Aval, that is no tuple)
-    """Shape and dtype of a graph input, as the example argument of ``make_graph``."""
-    __slots__ = ("shape", "dtype")
-
-    def __init__(self, aval):
-        self.shape, self.dtype = tuple(aval.shape), np.dtype(aval.dtype)
-
+__all__ = ["grad_graph", "vjp_graph", "value_and_grad_graph", "derived"]
 
 def derived(new: Graph, old: Graph, name: str, out) -> Graph:
     """``new`` named after ``old`` with the metadata that still holds: the same inputs
@@ -101,7 +92,7 @@ def grad_graph(graph: Graph, argnums=0, has_aux: bool = False) -> Graph:
         grads = grads[0] if isinstance(argnums, (int, np.integer)) else tuple(grads)
         return (grads, tuple(aux)) if has_aux else grads
 
-    new = make_graph(fn, *map(spec, graph.in_avals), name="grad", record_source=False)
+    new = make_graph(fn, *graph.in_avals, name="grad", record_source=False)
     return derived(new, graph, "grad",
                    _structure(graph, argnums, has_aux, len(graph.outputs) - 1))
 
@@ -118,8 +109,7 @@ def value_and_grad_graph(graph: Graph, argnums=0, has_aux: bool = False) -> Grap
         value = (_unwrap(out), tuple(aux)) if has_aux else _unwrap(out)
         return value, grads
 
-    new = make_graph(fn, *map(spec, graph.in_avals), name="value_and_grad",
-                     record_source=False)
+    new = make_graph(fn, *graph.in_avals, name="value_and_grad", record_source=False)
     grads = _structure(graph, argnums, False, 0)
     value = (0, (0,) * (len(graph.outputs) - 1)) if has_aux else 0
     return derived(new, graph, "value_and_grad", (value, grads))
@@ -130,12 +120,20 @@ def _structure(graph, argnums, has_aux, n_aux):
     return (grads, (0,) * n_aux) if has_aux else grads
 
 
-def vjp_graph(graph: Graph) -> Graph:
-    """The graph of ``graph``'s vector-Jacobian product: inputs are ``graph``'s inputs then
-    one cotangent per output; outputs are ``graph``'s outputs then one cotangent per input
-    (zeros for inputs that are not floats or that the outputs do not depend on)."""
+def vjp_graph(graph: Graph, wrt: Sequence[int] | None = None, of: Sequence[int] | None = None,
+              *, outputs: bool = True) -> Graph:
+    """The graph of ``graph``'s vector-Jacobian product.
+
+    Inputs: ``graph``'s inputs, then one cotangent per output listed in ``of`` (default:
+    every output). Outputs: those outputs (unless ``outputs=False``), then the
+    cotangent of each input listed in ``wrt`` (default: every input; zeros for inputs that
+    are not floats or that the outputs do not depend on), in that input's dtype. The
+    control-flow primitives' backward rules are built from it (``wrt``/``of``: their
+    floating operands and results)."""
     n_in = len(graph.inputs)
-    diff = [i for i, v in enumerate(graph.inputs) if dtypes.is_floating(v.aval.dtype)]
+    wrt = tuple(range(n_in)) if wrt is None else tuple(wrt)
+    of = tuple(range(len(graph.outputs))) if of is None else tuple(of)
+    diff = [i for i in wrt if dtypes.is_floating(graph.inputs[i].aval.dtype)]
 
     def fn(*flat):
         primals, cts = list(flat[:n_in]), flat[n_in:]
@@ -144,16 +142,23 @@ def vjp_graph(graph: Graph) -> Graph:
             full = list(primals)
             for i, x in zip(diff, xs):
                 full[i] = x
-            return tuple(evaluate(graph, *full))
+            outs = evaluate(graph, *full)
+            return tuple(outs[j] for j in of)
 
         outs, pullback = vjp(f, *(primals[i] for i in diff))
         grads = dict(zip(diff, pullback(tuple(cts)))) if diff else {}
-        in_cts = [grads[i] if i in grads else np.zeros(v.aval.shape, v.aval.dtype)
-                  for i, v in enumerate(graph.inputs)]
-        return list(outs), in_cts
+        in_cts = [_as_dtype(grads[i], v.aval.dtype) if i in grads else
+                  np.zeros(v.aval.shape, v.aval.dtype)
+                  for i, v in ((i, graph.inputs[i]) for i in wrt)]
+        return (list(outs), in_cts) if outputs else in_cts
 
-    avals = graph.in_avals + graph.out_avals
-    new = make_graph(fn, *map(spec, avals), name="vjp", record_source=False)
+    avals = graph.in_avals + [graph.outputs[j].aval for j in of]
+    new = make_graph(fn, *avals, name="vjp", record_source=False)
     new.name = f"vjp({graph.name})"
     new.meta.update(captured=[])
     return new
+
+
+def _as_dtype(grad, dtype):
+    from ..ops import cast
+    return grad if np.dtype(grad.dtype) == np.dtype(dtype) else cast(grad, dtype)

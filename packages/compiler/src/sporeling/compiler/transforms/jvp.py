@@ -25,7 +25,6 @@ from sporeling.core import ShapeError, SporelingError
 
 from ..autodiff import vjp
 from ..ir import Graph, evaluate, make_graph
-from .graph_autodiff import spec
 
 __all__ = ["jvp", "jvp_graph"]
 
@@ -77,7 +76,7 @@ def jvp_graph(graph: Graph) -> Graph:
         out, tangent = jvp(lambda *xs: tuple(evaluate(graph, *xs)), flat[:n], flat[n:])
         return list(out), list(tangent)
 
-    new = make_graph(fn, *map(spec, graph.in_avals + graph.in_avals), name="jvp",
+    new = make_graph(fn, *(graph.in_avals + graph.in_avals), name="jvp",
                      record_source=False)
     new.name = f"jvp({graph.name})"
     return new

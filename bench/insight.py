@@ -12,7 +12,11 @@ from the number of call-site checks a step makes (one per eager kernel, one per 
 program run, one per pool allocation and free; counted with the profiler on) times the
 measured cost of one check (``if listeners:`` on an empty module-level list).
 
-    python bench/insight.py [--repeats 12] [--steps 5]
+    python bench/insight.py [--repeats 12] [--steps 5] [--clock wall|cpu] [--threads 2]
+
+``--clock cpu`` times with the process's CPU time instead of the wall clock: on a machine
+shared with other jobs, waiting for a core then does not count (run it with
+``OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 ... --threads 1`` so that no BLAS thread spins).
 """
 from __future__ import annotations
 
@@ -35,11 +39,11 @@ from sporeling.insight import Profiler  # noqa: E402
 
 try:
     import torch
-    torch.set_num_threads(2)
 except ImportError:  # PyTorch is optional: only a comparison
     torch = None
 
 IDLE_S = 0.3
+CLOCK = [time.perf_counter]  # or time.process_time (--clock cpu)
 
 
 def sporeling_step(mode):
@@ -96,7 +100,8 @@ class TorchProfiling:
 
 def timed_block(step, x, y, steps, profiling=None) -> float:
     time.sleep(IDLE_S)
-    start = time.perf_counter()
+    clock = CLOCK[0]
+    start = clock()
     if profiling is None:
         for _ in range(steps):
             step(x, y)
@@ -104,7 +109,7 @@ def timed_block(step, x, y, steps, profiling=None) -> float:
         with profiling:
             for _ in range(steps):
                 step(x, y)
-    return (time.perf_counter() - start) / steps
+    return (clock() - start) / steps
 
 
 def race(step, x, y, steps, repeats, profiling) -> dict:
@@ -162,7 +167,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=12)
     parser.add_argument("--steps", type=int, default=5, help="steps per timed block")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument("--threads", type=int, default=2, help="PyTorch's threads")
     args = parser.parse_args()
+    if args.clock == "cpu":
+        CLOCK[0] = time.process_time
+    if torch is not None:
+        torch.set_num_threads(args.threads)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((128, 784)).astype(np.float32)
     y = rng.integers(0, 10, 128).astype(np.int32)
@@ -183,7 +194,8 @@ def main() -> None:
                      race(step, torch.from_numpy(x), torch.from_numpy(y).long(), args.steps,
                           args.repeats, TorchProfiling())))
     print(f"MLP 784-512-512-10, batch 128, SGD momentum; {args.repeats} repeats x "
-          f"{args.steps} steps per block, order alternating, {IDLE_S}s idle before each block")
+          f"{args.steps} steps per block, order alternating, {IDLE_S}s idle before each "
+          f"block; {args.clock} clock")
     print(f"{'contender':26} {'off ms (p25-p75)':>22} {'on ms (p25-p75)':>22} "
           f"{'overhead (p25-p75)':>22} {'off-cost est.':>16}")
     print("-" * 112)
@@ -191,7 +203,7 @@ def main() -> None:
         off, on, ratio = quartiles(r["off"]), quartiles(r["on"]), quartiles(r["ratios"])
         cost = ""
         if "off_cost_us" in r:
-            cost = f"{r['off_cost_us']:.2f}us {r['off_cost_us'] / 1e3 / off[1]:.3%}"
+            cost = f"{r['off_cost_us']:.2f}us {r['off_cost_us'] / 1e6 / off[1]:.3%}"
         print(f"{label:26} {off[1] * 1e3:8.2f} ({off[0] * 1e3:.2f}-{off[2] * 1e3:.2f})"
               f" {on[1] * 1e3:8.2f} ({on[0] * 1e3:.2f}-{on[2] * 1e3:.2f})"
               f" {ratio[1] - 1:+8.1%} ({ratio[0] - 1:+.1%} {ratio[2] - 1:+.1%})"

@@ -4,6 +4,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import stats
 
+import sporeling.expression as sx
+from sporeling.core import DTypeError
+
 import sporeling.probability as sp
 
 rng = np.random.default_rng(0)
@@ -113,3 +116,9 @@ def test_float32_parameters_give_float32():
     d = sp.Normal(np.float32(0.0) + np.zeros(2, np.float32), np.ones(2, np.float32))
     assert d.log_prob(np.zeros(2)).dtype == np.float32
     assert sp.Gamma(2.0, 1.0).log_prob(1.0).dtype == np.float32   # Python numbers: float32
+    d64 = sp.Gamma(2.0, 1.5, dtype=sx.float64)                    # or the dtype given
+    assert d64.dtype == np.float64 and d64.rsample((2,)).dtype == np.float64
+    np.testing.assert_allclose(d64.log_prob(0.7).asnumpy(), stats.gamma(2.0, scale=1 / 1.5).logpdf(0.7),
+                               rtol=1e-12)
+    with pytest.raises(DTypeError, match="float dtype.*int32"):
+        sp.Normal(0.0, 1.0, dtype=np.int32)

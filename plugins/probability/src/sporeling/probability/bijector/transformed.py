@@ -22,7 +22,7 @@ class TransformedDistribution(Distribution):
     ``cdf`` needs a monotone bijector; ``mean``/``variance``/``entropy`` have no general
     closed form (``LogNormal`` has them)."""
 
-    def __init__(self, bijector: Bijector, distribution: Distribution, validate_args=None,
+    def __init__(self, bijector: Bijector, distribution: Distribution, *, validate_args=None,
                  name=None):
         if not isinstance(bijector, Bijector) or not isinstance(distribution, Distribution):
             raise ProbabilityError("bad arguments", op="TransformedDistribution",
@@ -92,8 +92,10 @@ class TransformedDistribution(Distribution):
 class LogNormal(TransformedDistribution):
     """``exp(Normal(loc, scale))`` (MindSpore's ``LogNormal(loc, scale)``), on ``y > 0``."""
 
-    def __init__(self, loc=0.0, scale=1.0, validate_args=True, name="LogNormal"):
-        super().__init__(Exp(), Normal(loc, scale, validate_args), validate_args, name)
+    def __init__(self, loc=0.0, scale=1.0, *, dtype=None, validate_args=True,
+                 name="LogNormal"):
+        super().__init__(Exp(), Normal(loc, scale, dtype=dtype, validate_args=validate_args),
+                         validate_args=validate_args, name=name)
         self.loc, self.scale = self.distribution.loc, self.distribution.scale
 
     def _mean(self):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from sporeling.compiler import ops
-from sporeling.core import dtypes
+from sporeling.core import DTypeError, dtypes
 from sporeling.expression import Tensor
 
 __all__ = ["as_tensor", "float_params", "is_concrete", "concrete", "broadcast_params",
@@ -24,9 +24,16 @@ def as_tensor(x, dtype=None) -> Tensor:
     return Tensor(array.astype(dtype, copy=False))
 
 
-def float_params(*params) -> list[Tensor]:
-    """``params`` as Tensors of their common float dtype: that of the arrays and Tensors
-    among them (float32 when all are Python numbers or non-float)."""
+def float_params(*params, dtype=None) -> list[Tensor]:
+    """``params`` as Tensors of ``dtype`` (a float dtype), by default their common float
+    dtype: that of the arrays and Tensors among them (float32 when all are Python numbers
+    or non-float)."""
+    if dtype is not None:
+        dtype = dtypes.dtype(dtype)
+        if not dtypes.is_floating(dtype):
+            raise DTypeError("parameters need a float dtype", op="distribution",
+                             expected="a float dtype", got=str(dtype))
+        return [as_tensor(p, dtype) for p in params]
     kinds = [np.dtype(p.dtype) for p in params
              if hasattr(p, "dtype") and np.dtype(p.dtype).kind == "f"]
     dtype = np.result_type(*kinds) if kinds else np.dtype(dtypes.default_float)

@@ -36,11 +36,12 @@ class Bernoulli(Distribution):
 
     support_text = "0 or 1"
 
-    def __init__(self, probs=None, logits=None, validate_args=True, name="Bernoulli"):
+    def __init__(self, probs=None, logits=None, *, dtype=None, validate_args=True,
+                 name="Bernoulli"):
         _probs_or_logits(name, probs, logits)
         super().__init__((), (), None, validate_args, name)
         if probs is not None:
-            (p,) = float_params(probs)
+            (p,) = float_params(probs, dtype=dtype)
             self._check_param("probs", p, lambda a: (a >= 0) & (a <= 1), "0 <= probs <= 1")
             self.probs = p
             # logit = log p - log1p(-p), infinite at 0 and 1 (kept finite for the formulas)
@@ -48,7 +49,7 @@ class Bernoulli(Distribution):
             self.logits = ops.sub(ops.log(ops.maximum(p, eps)), ops.log1p(ops.neg(
                 ops.minimum(p, 1.0 - np.finfo(p.dtype).epsneg))))
         else:
-            (self.logits,) = float_params(logits)
+            (self.logits,) = float_params(logits, dtype=dtype)
             self.probs = ops.sigmoid(self.logits)
         self._batch_shape = tuple(self.logits.shape)
         self.dtype = self.logits.dtype
@@ -86,17 +87,18 @@ class Categorical(Distribution):
     ``probs`` are normalised). Values are integer class indices (any int or integral float
     dtype); ``batch_shape`` is the parameters' shape without the last axis."""
 
-    def __init__(self, probs=None, logits=None, validate_args=True, name="Categorical"):
+    def __init__(self, probs=None, logits=None, *, dtype=None, validate_args=True,
+                 name="Categorical"):
         _probs_or_logits(name, probs, logits)
         super().__init__((), (), None, validate_args, name)
         if probs is not None:
-            (p,) = float_params(probs)
+            (p,) = float_params(probs, dtype=dtype)
             self._check_param("probs", p, lambda a: a >= 0, "probs >= 0")
             p = ops.div(p, ops.sum(p, axis=-1, keepdims=True))
             self.probs = p
             self.logits = ops.log(p)
         else:
-            (logits,) = float_params(logits)
+            (logits,) = float_params(logits, dtype=dtype)
             self.logits = ops.log_softmax(logits, axis=-1)
             self.probs = ops.softmax(logits, axis=-1)
         if not self.logits.shape:
@@ -153,8 +155,9 @@ class Poisson(Distribution):
 
     support_text = "a non-negative integer"
 
-    def __init__(self, rate, validate_args=True, name="Poisson"):
-        (self.rate,) = float_params(rate)
+    def __init__(self, rate, *, dtype=None, validate_args=True,
+                 name="Poisson"):
+        (self.rate,) = float_params(rate, dtype=dtype)
         super().__init__(tuple(self.rate.shape), (), self.rate.dtype, validate_args, name)
         self._check_param("rate", self.rate, lambda a: a > 0, "rate > 0")
 

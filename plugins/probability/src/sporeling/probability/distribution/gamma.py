@@ -20,6 +20,19 @@ def _positive(a):
     return a > 0
 
 
+def _wide_gammas(concentration, shape):
+    """Standard Gamma samples of ``shape`` drawn and kept in float64: ratios of float32
+    samples of small concentrations underflow to 0/0 (Beta and Dirichlet normalise them)."""
+    wide = ops.cast(ops.broadcast_to(concentration, shape), np.float64)
+    return random_gamma(wide)
+
+
+def _inside_open_unit(x, dtype):
+    """``x`` cast to ``dtype`` and kept inside ``(0, 1)`` (rounding can reach 0 or 1)."""
+    info = np.finfo(dtype)
+    return ops.clip(ops.cast(x, dtype), float(info.tiny), float(1.0 - info.epsneg))
+
+
 def lbeta(a, b):
     """``log B(a, b) = lgamma(a) + lgamma(b) - lgamma(a + b)``."""
     return ops.sub(ops.add(lgamma(a), lgamma(b)), lgamma(ops.add(a, b)))
@@ -32,8 +45,9 @@ class Gamma(Distribution):
     has_rsample = True
     support_text = "value > 0"
 
-    def __init__(self, concentration, rate=1.0, validate_args=True, name="Gamma"):
-        a, b = float_params(concentration, rate)
+    def __init__(self, concentration, rate=1.0, *, dtype=None, validate_args=True,
+                 name="Gamma"):
+        a, b = float_params(concentration, rate, dtype=dtype)
         shape, (self.concentration, self.rate) = broadcast_params(a, b)
         super().__init__(shape, (), a.dtype, validate_args, name)
         self._check_param("concentration", self.concentration, _positive, "concentration > 0")
@@ -72,8 +86,9 @@ class Beta(Distribution):
     has_rsample = True
     support_text = "0 < value < 1"
 
-    def __init__(self, concentration1, concentration0, validate_args=True, name="Beta"):
-        a, b = float_params(concentration1, concentration0)
+    def __init__(self, concentration1, concentration0, *, dtype=None, validate_args=True,
+                 name="Beta"):
+        a, b = float_params(concentration1, concentration0, dtype=dtype)
         shape, (self.concentration1, self.concentration0) = broadcast_params(a, b)
         super().__init__(shape, (), a.dtype, validate_args, name)
         self._check_param("concentration1", a, _positive, "concentration1 > 0")
@@ -98,9 +113,9 @@ class Beta(Distribution):
                        ops.mul(ops.sub(total, 2.0), digamma(total)))
 
     def _rsample(self, shape):
-        x = random_gamma(ops.broadcast_to(self.concentration1, shape))
-        y = random_gamma(ops.broadcast_to(self.concentration0, shape))
-        return ops.div(x, ops.add(x, y))
+        x = _wide_gammas(self.concentration1, shape)
+        y = _wide_gammas(self.concentration0, shape)
+        return _inside_open_unit(ops.div(x, ops.add(x, y)), self.dtype)
 
     def _mean(self):
         return ops.div(self.concentration1, ops.add(self.concentration1, self.concentration0))
@@ -119,8 +134,9 @@ class Dirichlet(Distribution):
     has_rsample = True
     support_text = "positive entries summing to 1"
 
-    def __init__(self, concentration, validate_args=True, name="Dirichlet"):
-        (self.concentration,) = float_params(concentration)
+    def __init__(self, concentration, *, dtype=None, validate_args=True,
+                 name="Dirichlet"):
+        (self.concentration,) = float_params(concentration, dtype=dtype)
         shape = tuple(self.concentration.shape)
         if not shape:
             raise ShapeError("concentration needs an event axis", op=name,
@@ -152,8 +168,8 @@ class Dirichlet(Distribution):
                        ops.sum(ops.mul(ops.sub(a, 1.0), digamma(a)), axis=-1))
 
     def _rsample(self, shape):
-        g = random_gamma(ops.broadcast_to(self.concentration, shape))
-        return ops.div(g, ops.sum(g, axis=-1, keepdims=True))
+        g = _wide_gammas(self.concentration, shape)
+        return _inside_open_unit(ops.div(g, ops.sum(g, axis=-1, keepdims=True)), self.dtype)
 
     def _mean(self):
         return ops.div(self.concentration, ops.sum(self.concentration, axis=-1, keepdims=True))

@@ -32,8 +32,9 @@ class Normal(Distribution):
     has_rsample = True
     support_text = "finite reals"
 
-    def __init__(self, mean=0.0, sd=1.0, validate_args=True, name="Normal"):
-        loc, scale = float_params(mean, sd)
+    def __init__(self, mean=0.0, sd=1.0, *, dtype=None, validate_args=True,
+                 name="Normal"):
+        loc, scale = float_params(mean, sd, dtype=dtype)
         shape, (self.loc, self.scale) = broadcast_params(loc, scale)
         super().__init__(shape, (), loc.dtype, validate_args, name)
         self._check_param("sd", self.scale, _positive, "sd > 0")
@@ -74,8 +75,9 @@ class MultivariateNormalDiag(Distribution):
     has_rsample = True
     support_text = "finite real vectors"
 
-    def __init__(self, loc, scale_diag, validate_args=True, name="MultivariateNormalDiag"):
-        loc, scale = float_params(loc, scale_diag)
+    def __init__(self, loc, scale_diag, *, dtype=None, validate_args=True,
+                 name="MultivariateNormalDiag"):
+        loc, scale = float_params(loc, scale_diag, dtype=dtype)
         shape, (self.loc, self.scale_diag) = broadcast_params(loc, scale)
         if not shape:
             from sporeling.core import ShapeError

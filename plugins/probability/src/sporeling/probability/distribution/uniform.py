@@ -17,8 +17,9 @@ class Uniform(Distribution):
 
     has_rsample = True
 
-    def __init__(self, low=0.0, high=1.0, validate_args=True, name="Uniform"):
-        low, high = float_params(low, high)
+    def __init__(self, low=0.0, high=1.0, *, dtype=None, validate_args=True,
+                 name="Uniform"):
+        low, high = float_params(low, high, dtype=dtype)
         shape, (self.low, self.high) = broadcast_params(low, high)
         super().__init__(shape, (), low.dtype, validate_args, name)
         if self.validate_args and is_concrete(self.low) and is_concrete(self.high):

@@ -1,0 +1,78 @@
+"""numba, if installed, set up once: the on-disk cache of compiled kernels and ``jit``.
+
+Compiled kernels go to ``NUMBA_CACHE_DIR`` when set, else to the user cache directory
+(``platformdirs.user_cache_dir("sporeling")/numba``), so a second process loads machine
+code instead of compiling (``cache=True``). Generated kernels (fused chains) are written as
+modules under ``<cache>/generated`` first: numba caches only functions with a source file.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import platformdirs
+
+log = logging.getLogger("sporeling.numba_backend")
+
+__all__ = ["numba", "AVAILABLE", "cache_dir", "jit", "load_generated", "log", "say_once"]
+
+
+def cache_dir() -> Path:
+    """Where compiled kernels (and generated sources) are kept."""
+    env = os.environ.get("NUMBA_CACHE_DIR")
+    return Path(env) if env else Path(platformdirs.user_cache_dir("sporeling")) / "numba"
+
+
+try:
+    import numba
+    from numba import config as _config
+    _config.CACHE_DIR = str(cache_dir())  # read when a cached function is decorated
+    AVAILABLE = True
+except ImportError:  # the plugin still installs its backend: every kernel is NumPy's
+    numba = None
+    AVAILABLE = False
+
+
+def jit(fn=None, *, parallel: bool = False):
+    """``numba.njit(cache=True, fastmath=False)`` (``parallel`` for prange loops)."""
+    def wrap(fn):
+        return numba.njit(cache=True, fastmath=False, parallel=parallel, nogil=True)(fn)
+    return wrap if fn is None else wrap(fn)
+
+
+_SAID: set = set()
+
+
+def say_once(key, message: str, *args) -> None:
+    """Log ``message`` at INFO level the first time ``key`` is seen in this process."""
+    if key not in _SAID:
+        _SAID.add(key)
+        log.info(message, *args)
+
+
+def load_generated(source: str, prefix: str) -> ModuleType:
+    """Import generated ``source`` from a file named by its hash (written once, so numba's
+    cache, keyed by the file and its time stamp, finds it in the next process)."""
+    digest = hashlib.sha1(source.encode()).hexdigest()[:20]
+    folder = cache_dir() / "generated"
+    path = folder / f"{prefix}_{digest}.py"
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(source)
+        os.replace(tmp, path)  # atomic: a concurrent process sees all of it or none
+    # a module numba can find by name (in sys.modules): a function whose module it cannot
+    # find is "dynamic" to numba, and its cached machine code cannot be loaded back
+    name = f"sporeling_numba_{path.stem}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module

@@ -12,6 +12,7 @@ Backward rules are written with these ops.
 from .activation import *  # noqa: F401,F403
 from .arrange import *  # noqa: F401,F403
 from .assign import *  # noqa: F401,F403
+from .clip import *  # noqa: F401,F403
 from .comparison import *  # noqa: F401,F403
 from .control import *  # noqa: F401,F403
 from .dtype import *  # noqa: F401,F403

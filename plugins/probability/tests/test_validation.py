@@ -94,3 +94,14 @@ def test_no_cdf_and_no_entropy_are_named():
     td = sp.TransformedDistribution(sp.Sigmoid(), sp.Normal(0.0, 1.0))
     with pytest.raises(sp.ProbabilityError, match="entropy"):
         td.entropy()
+
+
+def test_errors_name_the_users_line():
+    with pytest.raises(ParameterError, match=r"\(at .*test_validation.py:\d+ in "
+                                             r"test_errors_name_the_users_line\)"):
+        sp.Gamma(np.array([-1.0]))
+    d = sp.MultivariateNormalDiag(np.zeros(3), np.ones(3))
+    with pytest.raises(ShapeError, match=r"test_validation.py:\d+"):
+        d.log_prob(np.zeros(2))
+    with pytest.raises(SupportError, match=r"test_validation.py:\d+"):
+        sp.Beta(2.0, 2.0).log_prob(3.0)

@@ -20,7 +20,8 @@ from .errors import KLNotImplementedError, ParameterError, ProbabilityError, Sup
 from .special import digamma, lgamma, polygamma
 
 __all__ = ["distribution", "bijector", "bnn", "DenseReparameterization",
-           "ConvReparameterization", "WithBNNLossCell", "NormalPrior", "NormalPosterior", "Distribution", "Normal", "MultivariateNormalDiag",
+           "ConvReparameterization", "WithBNNLossCell", "NormalPrior", "NormalPosterior",
+           "Distribution", "Normal", "MultivariateNormalDiag",
            "Bernoulli", "Categorical", "Uniform", "Gamma", "Beta", "Poisson", "Dirichlet",
            "kl_divergence", "register_kl", "Bijector", "ScalarAffine", "Exp", "Sigmoid",
            "Softplus", "Invert", "TransformedDistribution", "LogNormal", "ProbabilityError",

@@ -3,12 +3,21 @@ pairs. Each also derives from the builtin a Python user would catch (``ValueErro
 ``NotImplementedError``)."""
 from __future__ import annotations
 
+from sporeling.compiler.core import user_location
 from sporeling.core import SporelingError
 
 __all__ = ["ProbabilityError", "ParameterError", "SupportError", "KLNotImplementedError"]
 
 
-class ProbabilityError(SporelingError, ValueError):
+class _Located(SporelingError):
+    """An error that names the user's line (the innermost frame outside Sporeling) unless
+    given a ``where``."""
+
+    def __init__(self, message: str = "", *, where: str | None = None, **kw):
+        super().__init__(message, where=where or user_location(), **kw)
+
+
+class ProbabilityError(_Located, ValueError):
     """Base of the errors of ``sporeling.probability``."""
 
 
@@ -21,5 +30,5 @@ class SupportError(ProbabilityError):
     the wrong event shape (raised while ``validate_args`` is on)."""
 
 
-class KLNotImplementedError(SporelingError, NotImplementedError):
+class KLNotImplementedError(_Located, NotImplementedError):
     """No closed-form KL divergence is registered for this pair of distributions."""

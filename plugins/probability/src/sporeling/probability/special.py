@@ -19,6 +19,7 @@ from sporeling.compiler import Primitive, bind, def_backward
 from sporeling.compiler.core import Aval
 from sporeling.compiler.ops import mul
 from sporeling.compiler.ops._util import float_operand
+from sporeling.compiler.core import locate
 from sporeling.core import SporelingError
 
 __all__ = ["lgamma", "digamma", "polygamma", "SPECIAL_PRIMITIVES"]
@@ -52,8 +53,8 @@ def polygamma(n: int, x):
     """The ``n``-th derivative of ``digamma`` (``n >= 0``; ``polygamma(0, x) == digamma(x)``).
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise SporelingError("bad order", op="polygamma", expected="an int n >= 0",
-                             got=repr(n))
+        raise locate(SporelingError("bad order", op="polygamma", expected="an int n >= 0",
+                                    got=repr(n)))
     if n == 0:
         return digamma(x)
     return bind(polygamma_p, float_operand(x), n=n)

@@ -5,6 +5,7 @@ the weights from their variational posterior with the reparameterisation trick, 
 from __future__ import annotations
 
 from sporeling.compiler import ops
+from sporeling.compiler.core import locate
 from sporeling.core import ShapeError, SporelingError
 from sporeling.expression.nn import Cell
 from sporeling.expression.nn.layers.activation import get_activation
@@ -70,8 +71,8 @@ class DenseReparameterization(BayesianLayer):
 
     def construct(self, x):
         if not x.shape or x.shape[-1] != self.in_channels:
-            raise ShapeError("wrong input shape", op="DenseReparameterization",
-                             expected=f"(..., {self.in_channels})", got=tuple(x.shape))
+            raise locate(ShapeError("wrong input shape", op="DenseReparameterization",
+                                    expected=f"(..., {self.in_channels})", got=tuple(x.shape)))
         y = ops.matmul(x, ops.swap_last_axes(self.weight_posterior()))
         if self.has_bias:
             y = ops.add(y, self.bias_posterior())
@@ -85,8 +86,8 @@ class DenseReparameterization(BayesianLayer):
 def _pair(name, value):
     pair = (value, value) if isinstance(value, int) else tuple(value)
     if len(pair) != 2 or not all(isinstance(v, int) and v >= 0 for v in pair):
-        raise SporelingError(f"bad {name}", op="ConvReparameterization",
-                             expected="an int or 2 ints >= 0", got=repr(value))
+        raise locate(SporelingError(f"bad {name}", op="ConvReparameterization",
+                                    expected="an int or 2 ints >= 0", got=repr(value)))
     return pair
 
 
@@ -111,15 +112,15 @@ class ConvReparameterization(BayesianLayer):
         self.kernel_size = _pair("kernel_size", kernel_size)
         self.stride, self.dilation = _pair("stride", stride), _pair("dilation", dilation)
         if pad_mode not in ("same", "valid", "pad"):
-            raise SporelingError("bad pad_mode", op="ConvReparameterization",
-                                 expected='"same", "valid" or "pad"', got=repr(pad_mode))
+            raise locate(SporelingError("bad pad_mode", op="ConvReparameterization",
+                                        expected='"same", "valid" or "pad"', got=repr(pad_mode)))
         self.pad_mode, self.padding = pad_mode, _pair("padding", padding)
         self.group, self.has_bias = int(group), bool(has_bias)
         if self.in_channels % self.group or self.out_channels % self.group:
-            raise SporelingError("channels not divisible by group",
-                                 op="ConvReparameterization",
-                                 expected=f"in/out channels multiples of group={self.group}",
-                                 got=(self.in_channels, self.out_channels))
+            raise locate(SporelingError("channels not divisible by group",
+                                        op="ConvReparameterization",
+                                        expected=f"in/out channels multiples of group={self.group}",
+                                        got=(self.in_channels, self.out_channels)))
         self.activation = _activation(activation)
         shape = (self.out_channels, self.in_channels // self.group) + self.kernel_size
         self._build(shape, (self.out_channels,), weight_prior_fn, weight_posterior_fn,
@@ -127,8 +128,9 @@ class ConvReparameterization(BayesianLayer):
 
     def construct(self, x):
         if len(x.shape) != 4 or x.shape[1] != self.in_channels:
-            raise ShapeError("wrong input shape", op="ConvReparameterization",
-                             expected=f"(N, C={self.in_channels}, H, W)", got=tuple(x.shape))
+            raise locate(ShapeError("wrong input shape", op="ConvReparameterization",
+                                    expected=f"(N, C={self.in_channels}, H, W)",
+                                    got=tuple(x.shape)))
         if self.pad_mode == "same":
             pads = tuple(_same_pads(s, k, st, d) for s, k, st, d in zip(
                 x.shape[2:], self.kernel_size, self.stride, self.dilation))

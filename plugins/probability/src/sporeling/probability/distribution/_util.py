@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from sporeling.compiler import ops
+from sporeling.compiler.core import locate
 from sporeling.core import DTypeError, dtypes
 from sporeling.expression import Tensor
 
@@ -31,8 +32,8 @@ def float_params(*params, dtype=None) -> list[Tensor]:
     if dtype is not None:
         dtype = dtypes.dtype(dtype)
         if not dtypes.is_floating(dtype):
-            raise DTypeError("parameters need a float dtype", op="distribution",
-                             expected="a float dtype", got=str(dtype))
+            raise locate(DTypeError("parameters need a float dtype", op="distribution",
+                                    expected="a float dtype", got=str(dtype)))
         return [as_tensor(p, dtype) for p in params]
     kinds = [np.dtype(p.dtype) for p in params
              if hasattr(p, "dtype") and np.dtype(p.dtype).kind == "f"]

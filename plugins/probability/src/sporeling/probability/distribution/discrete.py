@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from sporeling.compiler import ops
+from sporeling.compiler.core import locate
 from sporeling.core import ShapeError
 
 from ..errors import ParameterError
@@ -102,8 +103,8 @@ class Categorical(Distribution):
             self.logits = ops.log_softmax(logits, axis=-1)
             self.probs = ops.softmax(logits, axis=-1)
         if not self.logits.shape:
-            raise ShapeError("probabilities need a class axis", op=name,
-                             expected="at least 1-d (..., K)", got="0-d")
+            raise locate(ShapeError("probabilities need a class axis", op=name,
+                                    expected="at least 1-d (..., K)", got="0-d"))
         self.num_classes = int(self.logits.shape[-1])
         self._batch_shape = tuple(self.logits.shape[:-1])
         self.dtype = self.logits.dtype

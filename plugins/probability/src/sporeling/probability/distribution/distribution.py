@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from sporeling.compiler import ops
+from sporeling.compiler.core import locate
 from sporeling.core import ShapeError
 from sporeling.expression import stop_gradient
 
@@ -76,16 +77,16 @@ class Distribution:
         value = as_tensor(value, self.dtype)
         shape, n = tuple(value.shape), len(self._event_shape)
         if n and shape[len(shape) - n:] != self._event_shape or len(shape) < n:
-            raise ShapeError("the value's trailing axes are not the event shape",
-                             op=f"{self.name}.{method}", expected=f"(..., "
-                             f"{', '.join(map(str, self._event_shape))})", got=shape)
+            raise locate(ShapeError("the value's trailing axes are not the event shape",
+                                    op=f"{self.name}.{method}", expected=f"(..., "
+                                    f"{', '.join(map(str, self._event_shape))})", got=shape))
         try:
             np.broadcast_shapes(shape[:len(shape) - n], self._batch_shape)
         except ValueError:
-            raise ShapeError("the value does not broadcast with the batch shape",
-                             op=f"{self.name}.{method}",
-                             expected=f"a shape broadcasting with {self._batch_shape} "
-                             f"(+ event {self._event_shape})", got=shape) from None
+            raise locate(ShapeError("the value does not broadcast with the batch shape",
+                                    op=f"{self.name}.{method}",
+                                    expected=f"a shape broadcasting with {self._batch_shape} "
+                                    f"(+ event {self._event_shape})", got=shape)) from None
         return value
 
     def _support(self, value):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from sporeling.compiler import ops
+from sporeling.compiler.core import locate
 from sporeling.core import ShapeError
 
 from ..sampling import random_gamma
@@ -139,8 +140,8 @@ class Dirichlet(Distribution):
         (self.concentration,) = float_params(concentration, dtype=dtype)
         shape = tuple(self.concentration.shape)
         if not shape:
-            raise ShapeError("concentration needs an event axis", op=name,
-                             expected="at least 1-d (..., K)", got="0-d")
+            raise locate(ShapeError("concentration needs an event axis", op=name,
+                                    expected="at least 1-d (..., K)", got="0-d"))
         super().__init__(shape[:-1], shape[-1:], self.concentration.dtype, validate_args, name)
         self._check_param("concentration", self.concentration, _positive, "concentration > 0")
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from sporeling.compiler import ops
+from sporeling.compiler.core import locate
 from sporeling.core import ShapeError
 
 from ..errors import KLNotImplementedError
@@ -55,9 +56,9 @@ def kl_divergence(p, q):
                                                 for a, b in _KL),
                                     got=f"{type(p).__name__}||{type(q).__name__}")
     if p.event_shape != q.event_shape:
-        raise ShapeError("the event shapes differ", op="kl_divergence",
-                         expected=f"{p.event_shape} for both", got=f"{p.event_shape} and "
-                         f"{q.event_shape}")
+        raise locate(ShapeError("the event shapes differ", op="kl_divergence",
+                                expected=f"{p.event_shape} for both", got=f"{p.event_shape} and "
+                                f"{q.event_shape}"))
     return fn(p, q)
 
 

@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from sporeling.compiler import ops
+from sporeling.compiler.core import locate
 
 from ._util import broadcast_params, float_params
 from .distribution import Distribution
@@ -81,8 +82,8 @@ class MultivariateNormalDiag(Distribution):
         shape, (self.loc, self.scale_diag) = broadcast_params(loc, scale)
         if not shape:
             from sporeling.core import ShapeError
-            raise ShapeError("loc and scale_diag need an event axis", op=name,
-                             expected="at least 1-d", got="0-d")
+            raise locate(ShapeError("loc and scale_diag need an event axis", op=name,
+                                    expected="at least 1-d", got="0-d"))
         super().__init__(shape[:-1], shape[-1:], loc.dtype, validate_args, name)
         self._check_param("scale_diag", self.scale_diag, _positive, "scale_diag > 0")
 

@@ -9,7 +9,7 @@ __all__ = ["batch_size", "move_axis", "to_front", "at_front", "aligned", "shift_
 
 
 def _shape_prims():
-    # the shape primitives, looked up when a rule runs: ops.shape's module imports us
+    # looked up when a rule runs, not at import: shape.py loads its rules, which import us
     from .shape import broadcast_to_p, reshape_p, transpose_p
     return broadcast_to_p, reshape_p, transpose_p
 

@@ -190,3 +190,20 @@ def test_graph_mode_equals_pynative_forward_and_gradients():
     np.testing.assert_allclose(g_value.asnumpy(), value.asnumpy(), rtol=1e-5)
     for g, p in zip(g_grads, grads):
         np.testing.assert_allclose(g.asnumpy(), p.asnumpy(), rtol=1e-4, atol=1e-6)
+
+
+def test_gat_attention_dropout_only_while_training():
+    ei, a = random_graph()
+    x = sx.Tensor(rng.standard_normal((len(a), 4)).astype(np.float32))
+    conv = GATConv(4, 3, heads=2, dropout=0.5)
+    plain = GATConv(4, 3, heads=2)
+    for mine, theirs in zip(conv.get_parameters(), plain.get_parameters()):
+        theirs.set_data(mine.asnumpy().copy())
+    conv.set_train(False)
+    np.testing.assert_allclose(conv(x, ei).asnumpy(), plain(x, ei).asnumpy(), rtol=1e-6)
+    conv.set_train(True)
+    sx.set_seed(0)
+    dropped = conv(x, ei).asnumpy()
+    assert np.isfinite(dropped).all() and not np.allclose(dropped, plain(x, ei).asnumpy())
+    with pytest.raises(ShapeError, match="dropout"):
+        GATConv(4, 3, dropout=1.0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sporeling.compiler import ops
+from sporeling.core import ShapeError
 from sporeling.expression.nn import Dense
 from sporeling.expression.nn.init import XavierUniform, initializer
 from sporeling.expression.tensor import Parameter
@@ -86,12 +87,18 @@ class GATConv(MessagePassing):
     """Veličković et al.'s graph attention: per head ``h``, edge ``j -> i`` scores
     ``LeakyReLU(a_src . W x_j + a_dst . W x_i)``, softmax-normalised over the edges entering
     ``i`` (:func:`segment_softmax`), and ``i`` sums ``alpha_ij W x_j``. Heads are
-    concatenated (``concat=True``, output ``heads * out_channels``) or averaged."""
+    concatenated (``concat=True``, output ``heads * out_channels``) or averaged.
+    ``dropout`` drops attention coefficients while training (each node then sees a random
+    subset of its neighbours, as in the paper)."""
 
     def __init__(self, in_channels: int, out_channels: int, heads: int = 1,
-                 concat: bool = True, negative_slope: float = 0.2,
+                 concat: bool = True, negative_slope: float = 0.2, dropout: float = 0.0,
                  add_self_loops: bool = True, bias: bool = True):
         super().__init__(aggr="sum")
+        if not 0.0 <= dropout < 1.0:
+            raise ShapeError("bad attention dropout", op="GATConv", expected="0 <= dropout < 1",
+                             got=dropout)
+        self.dropout = float(dropout)
         self.in_channels, self.out_channels, self.heads = int(in_channels), int(out_channels), \
             int(heads)
         self.concat, self.negative_slope, self.self_loops = concat, float(negative_slope), \
@@ -120,6 +127,8 @@ class GATConv(MessagePassing):
     def message(self, x_j, alpha_src_j, alpha_dst_i, index, num_nodes):
         score = ops.leaky_relu(ops.add(alpha_src_j, alpha_dst_i), self.negative_slope)
         alpha = segment_softmax(score, index, num_nodes)  # (E, heads)
+        if self.training and self.dropout:
+            alpha = ops.dropout(alpha, self.dropout, training=True)
         return ops.mul(x_j, ops.reshape(alpha, tuple(alpha.shape) + (1,)))
 
 

@@ -29,8 +29,8 @@ class Net(nn.Cell):
             self.conv1 = GCNConv(in_channels, hidden, cached=True)
             self.conv2 = GCNConv(hidden, classes, cached=True)
         elif layer == "gat":
-            self.conv1 = GATConv(in_channels, hidden // 4, heads=4)
-            self.conv2 = GATConv(hidden, classes, concat=False)
+            self.conv1 = GATConv(in_channels, hidden // 4, heads=4, dropout=0.6)
+            self.conv2 = GATConv(hidden, classes, concat=False, dropout=0.6)
         elif layer == "sage":
             self.conv1, self.conv2 = SAGEConv(in_channels, hidden), SAGEConv(hidden, classes)
         else:
@@ -48,6 +48,7 @@ def train(steps: int = 50, layer: str = "gcn", graph_mode: bool = False, seed: i
     sx.set_seed(seed)
     g = karate_club()
     net = Net(g.x.shape[1], layer=layer)
+    net.set_train(True)  # GAT's attention dropout acts while training
     opt = nn.Adam(net.trainable_params(), learning_rate=lr, weight_decay=5e-4)
     x, labels = sx.Tensor(g.x), sx.Tensor(g.y[LABELLED])
     edges = g.edge_index
@@ -68,6 +69,7 @@ def train(steps: int = 50, layer: str = "gcn", graph_mode: bool = False, seed: i
     for _ in range(steps):
         loss = step(x, labels)
     seconds = time.perf_counter() - start
+    net.set_train(False)
     pred = net(x, edges).asnumpy().argmax(axis=1)
     rest = np.setdiff1d(np.arange(g.num_nodes), LABELLED)
     return float((pred[rest] == g.y[rest]).mean()), float(loss.asnumpy()), seconds

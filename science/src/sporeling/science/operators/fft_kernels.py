@@ -47,6 +47,10 @@ KERNELS = {"science_rfft": _k_rfft, "science_irfft": _k_irfft, "science_fft": _k
 
 
 def add_kernels(kernels) -> None:
-    """The Fourier kernels for the NumPy backend (called by the plugin)."""
+    """The Fourier kernels for the NumPy backend (called by the plugin), with what each
+    does with memory: irfft writes a planned ``out`` buffer; the pair-valued ones allocate
+    their two results (never views of an input)."""
+    from sporeling.runtime import KernelMemory
     for name, fn in KERNELS.items():
-        kernels.add_kernel("numpy", name, fn)
+        memory = KernelMemory.writes_out() if name == "science_irfft" else KernelMemory("fresh")
+        kernels.add_kernel("numpy", name, fn, memory=memory)

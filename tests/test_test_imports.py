@@ -48,7 +48,10 @@ def _imported_modules(source: str) -> set[str]:
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module)
+            if node.module == "sporeling":  # the namespace: what is imported is a package
+                found |= {f"sporeling.{alias.name}" for alias in node.names}
+            else:
+                found.add(node.module)
         elif (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "importorskip"
               and node.args and isinstance(node.args[0], ast.Constant)):
             found.add(node.args[0].value)

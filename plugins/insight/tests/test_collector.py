@@ -14,7 +14,7 @@ pytest.importorskip("tensorboard")
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator  # noqa: E402
 
 
-def _train(log_dir, mode, epochs=2, **kwargs):
+def _train(log_dir, mode, epochs=2, fit=False, **kwargs):
     sx.set_seed(0)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((48, 1, 4, 4)).astype(np.float32)
@@ -22,9 +22,13 @@ def _train(log_dir, mode, epochs=2, **kwargs):
     data = [(x[i:i + 8], y[i:i + 8]) for i in range(0, 48, 8)]  # 6 steps an epoch
     net = nn.SequentialCell(nn.Flatten(), nn.Dense(16, 8), nn.ReLU(), nn.Dense(8, 3))
     model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
-                  SGD(net.trainable_params(), 0.5))
+                  SGD(net.trainable_params(), 0.5), metrics={"acc", "loss"})
+    callbacks = [SummaryCollector(log_dir, **kwargs)]
     with sx.context(mode=mode):
-        model.train(epochs, data, callbacks=[SummaryCollector(log_dir, **kwargs)])
+        if fit:
+            model.fit(epochs, data, data[:2], callbacks=callbacks)
+        else:
+            model.train(epochs, data, callbacks=callbacks)
     acc = EventAccumulator(str(log_dir), size_guidance={"scalars": 0, "histograms": 0,
                                                          "images": 0})
     acc.Reload()
@@ -56,6 +60,15 @@ def test_specified_data_selects_what_is_collected(tmp_path):
     assert [h.step for h in acc.Histograms("3.weight")] == [1, 6]
     assert not acc.Tags()["graph"]
     assert [i.step for i in acc.Images("input_data")] == [1, 3, 6]
+
+
+def test_fit_records_the_evaluation_metrics_each_epoch(tmp_path):
+    acc = _train(tmp_path, sx.PYNATIVE_MODE, fit=True, collect_freq=100,
+                 collect_specified_data={"histogram_regular": None})
+    assert [s.step for s in acc.Scalars("eval/acc")] == [6, 12]
+    assert all(0.0 <= s.value <= 1.0 for s in acc.Scalars("eval/acc"))
+    assert [s.step for s in acc.Scalars("eval/loss")] == [6, 12]
+    assert not acc.Tags()["histograms"]
 
 
 @pytest.mark.parametrize("kwargs, match", [

@@ -38,7 +38,7 @@ _NEVER = 1 << 62
 
 
 class ProfilerError(SporelingError, RuntimeError):
-    """A profiler used out of order (analysing while it runs, two at once, ...)."""
+    """Two profilers at once, or a bad argument."""
 
 
 class Profiler:
@@ -118,7 +118,8 @@ class Profiler:
         # May run under the pool's lock: record numbers only, never call the pool here.
         if pool is not self._last_pool:
             self._last_pool = pool
-            if id(pool) not in self._pools:
+            ref = self._pools.get(id(pool))
+            if ref is None or ref() is not pool:  # new (or a dead pool's id reused)
                 self._pools[id(pool)] = weakref.ref(pool)
                 self._next_sample = min(self._next_sample, perf_counter_ns())
         self.memory.append((perf_counter_ns(), pool.name, in_use, peak))

@@ -19,7 +19,6 @@ import numpy as np
 
 from ..core import Aval, aval_of, backward_rule
 from ..core.primitive import Primitive
-from ..core.rules import _BACKWARD
 
 __all__ = ["Node", "leaf", "record", "backprop"]
 
@@ -65,7 +64,7 @@ def leaf(value) -> Node:
 
 def record(prim: Primitive, params: dict, inputs: tuple, parents: tuple, out) -> Node:
     """A node for ``out = prim(*inputs, **params)``; ``parents[i]`` is ``(node, index)`` or None."""
-    rule = _BACKWARD.get(prim.name) or backward_rule(prim)  # the call raises our error
+    rule = prim.backward or backward_rule(prim)  # the call raises our error
     uses = rule.uses
     saved_in = inputs if uses is None else \
         tuple([x if i in uses else _aval(x) for i, x in enumerate(inputs)])

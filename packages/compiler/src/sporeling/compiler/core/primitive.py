@@ -60,7 +60,7 @@ class Primitive:
     """
 
     __slots__ = ("name", "multiple_results", "differentiable", "abstract_eval", "doc", "impl",
-                 "module", "elementwise", "fusible", "amp", "batching", "sharding")
+                 "module", "elementwise", "fusible", "amp", "batching", "sharding", "backward")
 
     def __init__(self, name: str, *, multiple_results: bool = False,
                  differentiable: bool = True, doc: str = "", elementwise: bool = False,
@@ -86,6 +86,8 @@ class Primitive:
         self.batching: Callable | None = None
         # rule(eq) -> OpDims | None for operator parallel (core.sharding)
         self.sharding: Callable | None = None
+        # the BackwardRule def_backward attaches (core.rules)
+        self.backward = None
         # the defining module: each package grad-checks its own primitives
         self.module: str = sys._getframe(1).f_globals.get("__name__", "?")
         if name in _DEFINED:

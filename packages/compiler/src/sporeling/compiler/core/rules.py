@@ -44,14 +44,10 @@ class BackwardRule:
         return self.uses is None or "out" in self.uses
 
 
-_BACKWARD: dict[str, BackwardRule] = {}
-
-
 def def_backward(prim: Primitive, uses=ALL_OPERANDS, selective: bool = False):
     """Decorator: ``fn`` becomes ``prim``'s backward rule (see the module doc)."""
     def put(fn: Callable) -> Callable:
-        _BACKWARD[prim.name] = BackwardRule(fn, None if uses is None else frozenset(uses),
-                                            selective)
+        prim.backward = BackwardRule(fn, None if uses is None else frozenset(uses), selective)
         return fn
     return put
 
@@ -64,7 +60,7 @@ def def_nondifferentiable(*prims: Primitive) -> None:
 
 def backward_rule(prim: Primitive) -> BackwardRule:
     """``prim``'s backward rule, or an error naming the primitive and the transformation."""
-    rule = _BACKWARD.get(prim.name)
+    rule = prim.backward
     if rule is None:
         raise MissingRuleError(f"primitive {prim.name!r} has no backward rule", op="grad",
                                hint="define one with def_backward next to the primitive")

@@ -54,10 +54,12 @@ def test_mean_and_variance(name):
     np.testing.assert_allclose(np.broadcast_to(d.variance.asnumpy(), (3, 4)), r.var(), **TOL)
 
 
-@pytest.mark.parametrize("name", ["Normal", "Uniform", "Bernoulli", "LogNormal"])
+@pytest.mark.parametrize("name", CASES)
 def test_cdf(name):
     make, ref, x = CASES[name]
     np.testing.assert_allclose(make().cdf(x).asnumpy(), ref().cdf(x), **TOL)
+    outside = np.array([-1.0, 0.0, 1.0, 50.0])[:, None, None] * np.ones((3, 4))
+    np.testing.assert_allclose(make().cdf(outside).asnumpy(), ref().cdf(outside), **TOL)
 
 
 def test_categorical():

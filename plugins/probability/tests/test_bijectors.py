@@ -80,6 +80,9 @@ def test_sigmoid_of_normal_is_logit_normal():
     logit = np.log(y / (1 - y))
     ref = stats.norm(0.3, 0.8).logpdf(logit) - np.log(y * (1 - y))
     np.testing.assert_allclose(td.log_prob(y).asnumpy(), ref, rtol=1e-10)
+    np.testing.assert_allclose(td.cdf(np.array([-0.5, 0.0, 0.4, 1.0, 1.5])).asnumpy(),
+                               [0.0, 0.0, stats.norm(0.3, 0.8).cdf(np.log(0.4 / 0.6)), 1.0, 1.0],
+                               rtol=1e-12)
 
 
 def test_softplus_of_gamma_matches_change_of_variables():

@@ -40,6 +40,17 @@ def test_entropy_gradients(name):
     check_grads(lambda *p: make(*p).entropy(), params, order=1, name=f"{name}.entropy")
 
 
+@pytest.mark.parametrize("name", ["Gamma", "Beta", "Poisson", "Normal", "Uniform", "LogNormal"])
+def test_cdf_gradients(name):
+    make, params, x = CASES[name]
+    check_grads(lambda *p: make(*p).cdf(x), params, order=1, rtol=1e-6, name=f"{name}.cdf")
+
+
+def test_cdf_second_order_wrt_the_value():
+    check_grads(lambda x: sp.Gamma(np.array([2.5]), 1.5).cdf(x), [np.array([0.4, 2.0])], order=2)
+    check_grads(lambda x: sp.Beta(np.array([2.5]), 0.7).cdf(x), [np.array([0.4, 0.8])], order=2)
+
+
 def test_poisson_entropy_gradient_matches_finite_differences_of_scipy():
     rate = np.array([0.6, 2.5, 9.0])
     g = sx.grad(lambda r: sp.Poisson(r).entropy().sum())(sx.Tensor(rate)).asnumpy()

@@ -5,12 +5,13 @@ import pytest
 from scipy import special as sc
 
 import sporeling.expression as sx
-from sporeling.compiler import primitives
+from sporeling.compiler import MissingRuleError, primitives
 from sporeling.compiler.transforms import vmap
 from sporeling.compiler.testing import check_grads
 from sporeling.core import SporelingError, get_plugin_host
 
 import sporeling.probability as sp
+from sporeling.probability.incomplete import betainc, gammainc
 
 X = np.array([0.05, 0.7, 1.0, 2.5, 13.0, 120.0])
 
@@ -28,6 +29,21 @@ def test_values_match_scipy_in_float64_and_keep_float32():
                          ids=["lgamma", "digamma", "trigamma"])
 def test_gradients_to_second_order(fn):
     check_grads(fn, [np.array([0.6, 1.7, 4.2])], order=2, rtol=1e-6)
+
+
+def test_incomplete_gamma_and_beta_match_scipy_and_differentiate():
+    a, b, x = np.array([0.3, 2.0, 9.0]), np.array([1.5, 0.7, 3.0]), np.array([0.2, 0.5, 0.9])
+    np.testing.assert_allclose(gammainc(a, x * 5), sc.gammainc(a, x * 5), rtol=1e-14)
+    np.testing.assert_allclose(betainc(a, b, x), sc.betainc(a, b, x), rtol=1e-14)
+    check_grads(gammainc, [a, x * 5], order=1, rtol=1e-6)
+    check_grads(betainc, [a, b, x], order=1, rtol=1e-6)
+    check_grads(lambda x: betainc(a, b, x), [x], order=2, rtol=1e-6)
+
+
+def test_second_derivative_wrt_a_shape_parameter_is_refused_by_name():
+    with pytest.raises(MissingRuleError, match="probability_gammainc_da: no second derivative"):
+        check_grads(lambda a: gammainc(a, np.array([1.0, 2.0])), [np.array([0.5, 3.0])],
+                    order=2)
 
 
 def test_pynative_gradient_of_lgamma_is_digamma():
@@ -63,5 +79,6 @@ def test_contributed_through_the_hooks():
     assert "probability" in names
     registry = primitives()
     for name in ("probability_lgamma", "probability_digamma", "probability_polygamma",
-                 "probability_random_gamma", "probability_random_poisson"):
+                 "probability_random_gamma", "probability_random_poisson",
+                 "probability_gammainc", "probability_betainc"):
         assert registry[name].name == name

@@ -1,4 +1,5 @@
-"""NumPy/SciPy kernels of this plugin's primitives (:mod:`.special`, :mod:`.sampling`).
+"""NumPy/SciPy kernels of this plugin's primitives (:mod:`.special`, :mod:`.sampling`,
+:mod:`.incomplete`).
 Special functions compute in float64 and are stored in the operand's dtype."""
 from __future__ import annotations
 
@@ -43,9 +44,7 @@ def gamma_sample_grad(z, alpha):
     """``dz/dalpha`` of a standard Gamma sample ``z`` at fixed CDF value (float64 arrays):
     ``-(dF/dalpha)(z; alpha) / p(z; alpha)``, ``dF/dalpha`` by a central difference."""
     z, alpha = np.broadcast_arrays(np.asarray(z, np.float64), np.asarray(alpha, np.float64))
-    h = 1e-5 * np.maximum(alpha, 1.0)
-    h = np.minimum(h, 0.5 * alpha)  # stay inside alpha > 0
-    dcdf = (sc.gammainc(alpha + h, z) - sc.gammainc(alpha - h, z)) / (2 * h)
+    dcdf = _central(lambda a, x: sc.gammainc(a, x), (alpha, z), 0)
     log_pdf = (alpha - 1) * np.log(z) - z - sc.gammaln(alpha)
     return -dcdf * np.exp(-log_pdf)
 
@@ -56,12 +55,36 @@ def _k_random_gamma_grad(backend, z, alpha, out=None):
     return result
 
 
+def _central(fn, args, i):
+    """d fn / d args[i] by a central difference (float64), a step inside the domain."""
+    args = [np.asarray(v, np.float64) for v in np.broadcast_arrays(*args)]
+    h = np.minimum(1e-5 * np.maximum(args[i], 1.0), 0.5 * args[i])
+    up, down = list(args), list(args)
+    up[i], down[i] = args[i] + h, args[i] - h
+    return (fn(*up) - fn(*down)) / (2 * h)
+
+
+def _elementwise(fn):
+    def kernel(backend, *xs, out=None, **params):
+        result = output(backend, out, np.shape(xs[0]), np.asarray(xs[0]).dtype)
+        np.copyto(result, fn(*(np.asarray(x, np.float64) for x in xs), **params),
+                  casting="unsafe")
+        return result
+    return kernel
+
+
 KERNELS = {"probability_lgamma": _unary(sc.gammaln),
            "probability_digamma": _unary(sc.digamma),
            "probability_polygamma": _unary(_polygamma),
            "probability_random_gamma": _k_random_gamma,
            "probability_random_gamma_grad": _k_random_gamma_grad,
-           "probability_random_poisson": _k_random_poisson}
+           "probability_random_poisson": _k_random_poisson,
+           "probability_gammainc": _elementwise(sc.gammainc),
+           "probability_gammainc_da": _elementwise(
+               lambda a, x: _central(sc.gammainc, (a, x), 0)),
+           "probability_betainc": _elementwise(sc.betainc),
+           "probability_betainc_dab": _elementwise(
+               lambda a, b, x, *, wrt: _central(sc.betainc, (a, b, x), wrt))}
 
 
 def add_kernels(kernels) -> None:

@@ -7,9 +7,10 @@ from sporeling.core import impl
 
 @impl
 def sporeling_add_primitives(primitives) -> None:
+    from .incomplete import INCOMPLETE_PRIMITIVES
     from .sampling import SAMPLING_PRIMITIVES
     from .special import SPECIAL_PRIMITIVES
-    primitives.add_primitive(*SPECIAL_PRIMITIVES, *SAMPLING_PRIMITIVES)
+    primitives.add_primitive(*SPECIAL_PRIMITIVES, *SAMPLING_PRIMITIVES, *INCOMPLETE_PRIMITIVES)
 
 
 @impl

@@ -9,7 +9,8 @@ Primitive names carry the plugin's prefix (``probability_random_gamma``...).
   ``dz/dalpha = -(dF/dalpha) / p(z; alpha)``; ``random_gamma_grad(z, alpha)`` computes it
   (``dF/dalpha`` by a central difference of SciPy's regularised incomplete gamma, ~1e-8
   relative). Beta and Dirichlet samples are ratios of Gamma samples, so they inherit it.
-  Only first-order gradients flow through a sample (``random_gamma_grad`` has no backward).
+  Only first-order gradients flow through a sample (differentiating ``random_gamma_grad``
+  raises ``MissingRuleError``).
 * ``random_poisson(rate, seed)``: Poisson counts (float, in ``rate``'s dtype); not
   differentiable.
 """
@@ -20,6 +21,8 @@ from sporeling.compiler.core import Aval
 from sporeling.compiler.ops import mul
 from sporeling.compiler.ops._util import float_operand
 from sporeling.compiler.ops.random import check_seed, draw_seed
+
+from ._rules import first_order_only
 
 __all__ = ["random_gamma", "random_poisson", "SAMPLING_PRIMITIVES"]
 
@@ -56,3 +59,6 @@ def random_poisson(rate):
 @def_backward(random_gamma_p, uses=(0, "out"))
 def _random_gamma_bwd(ct, alpha, seed, *, out):
     return mul(ct, bind(random_gamma_grad_p, out, alpha)), None
+
+
+first_order_only(random_gamma_grad_p, "through a Gamma sample")

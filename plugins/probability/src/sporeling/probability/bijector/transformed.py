@@ -73,7 +73,12 @@ class TransformedDistribution(Distribution):
             raise ProbabilityError("cdf needs a monotone bijector", op=f"{self.name}.cdf",
                                    expected="a bijector known to increase or decrease",
                                    got=self.bijector.name)
-        c = self.distribution._cdf(self.bijector.inverse(y))
+        inside = self.bijector._inverse_domain(y)
+        stand_in = self._safe_y(y)
+        c = self.distribution._cdf(self.bijector.inverse(ops.where(inside, y, stand_in)))
+        # outside the bijector's image (an interval): all of it lies below or above y
+        beyond = ops.cast(ops.greater(y, stand_in), c.dtype)
+        c = ops.where(inside, c, beyond)
         return c if increasing else ops.sub(1.0, c)
 
     def _rsample(self, shape):

@@ -12,6 +12,7 @@ from sporeling.compiler.core import locate
 from sporeling.core import ShapeError
 
 from ..errors import ParameterError
+from ..incomplete import gammainc
 from ..sampling import random_poisson
 from ..special import lgamma
 from ._util import broadcast_params, float_params
@@ -179,6 +180,12 @@ class Poisson(Distribution):
         k = np.arange(n, dtype=self.dtype).reshape((n,) + (1,) * len(self.batch_shape))
         lp = self._log_prob(k)
         return ops.neg(ops.sum(ops.mul(ops.exp(lp), lp), axis=0))
+
+    def _cdf(self, x):
+        # P(X <= k) = Q(floor(k) + 1, rate) = 1 - P(floor(k) + 1, rate)
+        counts = ops.add(ops.floor(ops.maximum(x, 0.0)), 1.0)
+        p = ops.sub(1.0, gammainc(counts, self.rate))
+        return ops.where(ops.less(x, 0.0), np.asarray(0.0, self.dtype), p)
 
     def _sample(self, shape):
         return random_poisson(ops.broadcast_to(self.rate, shape))

@@ -9,6 +9,7 @@ from sporeling.compiler import ops
 from sporeling.compiler.core import locate
 from sporeling.core import ShapeError
 
+from ..incomplete import betainc, gammainc
 from ..sampling import random_gamma
 from ..special import digamma, lgamma
 from ._util import broadcast_params, float_params
@@ -70,6 +71,12 @@ class Gamma(Distribution):
         return ops.add(ops.sub(a, ops.log(self.rate)),
                        ops.add(lgamma(a), ops.mul(ops.sub(1.0, a), digamma(a))))
 
+    def _cdf(self, x):
+        positive = ops.greater(x, 0.0)
+        inside = ops.where(positive, x, np.asarray(1.0, self.dtype))
+        p = gammainc(self.concentration, ops.mul(inside, self.rate))
+        return ops.where(positive, p, np.asarray(0.0, self.dtype))
+
     def _rsample(self, shape):
         return ops.div(random_gamma(ops.broadcast_to(self.concentration, shape)), self.rate)
 
@@ -112,6 +119,13 @@ class Beta(Distribution):
         return ops.add(ops.sub(ops.sub(lbeta(a, b), ops.mul(ops.sub(a, 1.0), digamma(a))),
                                ops.mul(ops.sub(b, 1.0), digamma(b))),
                        ops.mul(ops.sub(total, 2.0), digamma(total)))
+
+    def _cdf(self, x):
+        zero, one = np.asarray(0.0, self.dtype), np.asarray(1.0, self.dtype)
+        inside = ops.logical_and(ops.greater(x, 0.0), ops.less(x, 1.0))
+        p = betainc(self.concentration1, self.concentration0,
+                    ops.where(inside, x, np.asarray(0.5, self.dtype)))
+        return ops.where(inside, p, ops.where(ops.greater_equal(x, 1.0), one, zero))
 
     def _rsample(self, shape):
         x = _wide_gammas(self.concentration1, shape)

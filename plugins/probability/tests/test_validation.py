@@ -96,6 +96,13 @@ def test_no_cdf_and_no_entropy_are_named():
         td.entropy()
 
 
+def test_support_error_lists_the_values_outside():
+    with pytest.raises(SupportError, match=r"got 2 of 4 outside, e.g. \[-1.0, -3.0\]"):
+        sp.Gamma(2.0, 1.0, dtype=np.float64).log_prob(np.array([1.0, -1.0, 2.0, -3.0]))
+    with pytest.raises(SupportError, match=r"1 of 2 outside, e.g. \[\[0.5, 0.6\]\]"):
+        sp.Dirichlet(np.ones((2, 2))).log_prob(np.array([[0.5, 0.5], [0.5, 0.6]]))
+
+
 def test_errors_name_the_users_line():
     with pytest.raises(ParameterError, match=r"\(at .*test_validation.py:\d+ in "
                                              r"test_errors_name_the_users_line\)"):

@@ -105,11 +105,13 @@ class Distribution:
         mask = self._support(value)
         if self.validate_args:
             if is_concrete(mask) and not np.all(concrete(mask)):
-                bad = concrete(value)
+                inside = concrete(mask)
+                values = np.broadcast_to(concrete(value), inside.shape + self._event_shape)
+                bad = values[~inside]
                 raise SupportError("value outside the support", op=f"{self.name}.{method}",
                                    expected=self.support_text,
-                                   got=f"{bad.ravel()[:4].tolist()}... (shape "
-                                   f"{bad.shape})" if bad.size > 4 else bad.tolist())
+                                   got=f"{len(bad)} of {inside.size} outside, e.g. "
+                                   f"{bad[:3].tolist()}")
             return fn(value)
         stand_in = self._in_support_value(value)
         event_mask = mask

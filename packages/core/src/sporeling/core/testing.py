@@ -27,7 +27,8 @@ def install_problems(distribution: str) -> list[str]:
     declared = [re.split(r"[\s<>=!~;\[(]", r, maxsplit=1)[0]
                 for r in metadata.requires(distribution) or []]
     for dist in [distribution] + [d for d in declared if d.startswith("sporeling-")]:
-        module = _MODULE_OF.get(dist, "sporeling." + dist.removeprefix("sporeling-"))
+        name = dist.removeprefix("sporeling-").replace("-", "_")  # sporeling-numba-backend
+        module = _MODULE_OF.get(dist, "sporeling." + name)
         try:
             importlib.import_module(module)
         except ImportError as exc:

@@ -37,12 +37,14 @@ def main() -> None:
             (out / "budget.json").write_text(json.dumps(rows, indent=2) + "\n")
             (out / "histories.json").write_text(json.dumps([x.__dict__ for x in histories]))
             plot_curves(histories, out / "cartpole_curves.png")
-    print(f"{'algo':5} {'seed':>4} {'reached at (env steps)':>22} {'seconds':>8} "
+    print(f"{'algo':5} {'seed':>4} {'reached at (env steps)':>22} {'wall s':>7} {'CPU s':>7} "
           f"{'final mean (100 ep)':>19}")
     for r in rows:
         reached = r["reached_at"] if r["reached_at"] is not None else "not reached"
-        secs = f"{r['reached_seconds']:.1f}" if r["reached_seconds"] is not None else "-"
-        print(f"{r['algo']:5} {r['seed']:>4} {reached:>22} {secs:>8} {r['final_mean']:>19.1f}")
+        wall, cpu = (f"{r[k]:.1f}" if r[k] is not None else "-"
+                     for k in ("reached_seconds", "reached_cpu_seconds"))
+        print(f"{r['algo']:5} {r['seed']:>4} {reached:>22} {wall:>7} {cpu:>7} "
+              f"{r['final_mean']:>19.1f}")
 
 
 if __name__ == "__main__":

@@ -47,6 +47,11 @@ def test_the_command_writes_the_curve_and_the_result(tmp_path, capsys):
     assert result["reached_at"] is None and result["final_episodes"] == 5
 
 
+def test_the_command_without_a_subcommand_prints_its_usage(capsys):
+    assert main(["rl"]) == 2
+    assert "usage: sporeling rl train {dqn,ppo}" in capsys.readouterr().err
+
+
 def test_the_command_refuses_an_out_path_that_is_a_file(tmp_path, capsys):
     path = tmp_path / "file"
     path.write_text("x")

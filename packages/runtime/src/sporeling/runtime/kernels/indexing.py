@@ -64,11 +64,40 @@ def add_at(backend, x, updates, *arrays, out=None, key):
     result = output(backend, out, x.shape, x.dtype)
     np.copyto(result, x)
     index = numpy_index(key, arrays)
-    if arrays:
-        np.add.at(result, index, updates)
-    else:  # basic indices select each element at most once
+    if not arrays:  # basic indices select each element at most once
         result[index] += updates
+    elif not _add_rows(result, index, updates):
+        np.add.at(result, index, updates)
     return result
+
+
+_ROWS_MAX_COLUMNS = 4096  # past this, one bincount per column loses to np.add.at
+
+
+def _add_rows(result, index, updates) -> bool:
+    """``np.add.at(result, (rows,), updates)`` for float results indexed on axis 0 by one
+    integer array (gather's and embedding's backward), as one ``np.bincount`` per column:
+    about 10x faster than ``np.add.at``. False when the case does not apply (the caller then
+    uses ``np.add.at``, which also raises for out-of-range rows)."""
+    if len(index) != 1 or result.ndim == 0 or result.dtype.kind != "f":
+        return False
+    rows = np.asarray(index[0])
+    n = result.shape[0]
+    if rows.dtype.kind not in "iu" or rows.size == 0:
+        return False
+    flat = rows.reshape(-1)
+    columns = result[0].size
+    updates = np.broadcast_to(updates, rows.shape + result.shape[1:])
+    if columns > _ROWS_MAX_COLUMNS or flat.min() < -n or flat.max() >= n:
+        return False
+    if flat.min() < 0:
+        flat = np.where(flat < 0, flat + n, flat)
+    table = result.reshape(n, columns)
+    weights = updates.reshape(flat.size, columns)
+    for j in range(columns):
+        table[:, j] += np.bincount(flat, weights=weights[:, j], minlength=n).astype(
+            result.dtype, copy=False)
+    return True
 
 
 @define("gather")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import abc
 import difflib
+import math
 from typing import Any, Callable, ClassVar
 
 import numpy as np
@@ -75,6 +76,14 @@ class Backend(abc.ABC):
         """What this backend's kernel for ``primitive`` declared about memory (the
         compiler plans buffers from it); ``opaque`` when undeclared."""
         return get_kernels().memory(self.name, primitive)
+
+    def arena_view(self, arena: Any, offset: int, shape, dtype) -> Any:
+        """A planned buffer of a compiled program: ``shape``/``dtype`` at byte ``offset``
+        of ``arena`` (from ``allocate((n,), uint8)``). Host memory: a NumPy view; a device
+        backend returns a view of its own memory."""
+        dtype = np.dtype(dtype)
+        nbytes = math.prod(shape) * dtype.itemsize
+        return arena[offset:offset + nbytes].view(dtype).reshape(shape)
 
     def run(self, primitive: str, *inputs: Any, out: Any = None, **attrs: Any) -> Any:
         """Eagerly run one op: the kernel writes into ``out`` or a fresh pool buffer."""

@@ -72,9 +72,8 @@ class _Builder:
             self.arena = program.backend.allocate((program.arena_bytes,), np.uint8)
 
     def view(self, spec):
-        nbytes = spec.nbytes
-        raw = self.arena[spec.offset:spec.offset + nbytes]
-        return raw.view(np.dtype(spec.dtype)).reshape(spec.shape)
+        # the backend's own view of its arena memory (a device backend's is not NumPy's)
+        return self.p.backend.arena_view(self.arena, spec.offset, spec.shape, spec.dtype)
 
     def last_reads(self) -> dict[int, int]:
         """Slot -> index of the instruction after which nothing reads it (outputs never)."""

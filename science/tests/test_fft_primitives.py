@@ -109,7 +109,8 @@ def test_contributed_through_the_plugin_hooks():
 
 
 def test_bad_input_names_the_op_and_shapes():
-    with pytest.raises(ShapeError, match=r"irfft.*at most n//2 \+ 1 = 3.*\(2, 5\).*test_fft_primitives.py"):
+    with pytest.raises(ShapeError,
+                       match=r"irfft.*at most n//2 \+ 1 = 3.*\(2, 5\).*test_fft_primitives.py"):
         irfft(np.zeros((2, 5)), np.zeros((2, 5)), 4)
     with pytest.raises(ShapeError, match=r"fft.*\(2, 5\) and \(2, 4\)"):
         fft(np.zeros((2, 5)), np.zeros((2, 4)))
@@ -120,3 +121,9 @@ def test_bad_input_names_the_op_and_shapes():
     with pytest.raises(DTypeError, match="rfft.*float"):
         from sporeling.science.operators.fft import rfft_p
         rfft_p.abstract(np.zeros(3, np.int32))
+
+
+def test_docstring_examples_run():
+    from sporeling.core.testing import run_doctests
+    failed, attempted = run_doctests("sporeling.science.operators")
+    assert failed == 0 and attempted > 0

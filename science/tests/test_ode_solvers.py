@@ -121,3 +121,9 @@ def test_other_bad_input_is_named(kwargs, message):
     args = {"t": [0.0, 1.0], **kwargs}
     with pytest.raises(ODEError, match=message):
         odeint(lotka_volterra, np.array([1.0, 1.0]), **args)
+
+
+def test_docstring_examples_run():
+    from sporeling.core.testing import run_doctests
+    failed, attempted = run_doctests("sporeling.science.ode")
+    assert failed == 0 and attempted > 0

@@ -33,7 +33,8 @@ def odeint_adjoint(func, y0, t, params=None, **options):
     ``params``: the Parameters ``func`` uses that should get gradients; by default
     ``func.trainable_params()`` when ``func`` is a Cell (called as ``func(t, y)``); a plain
     function must list them (``params=[]``: gradients reach ``y0`` only) -- the forward
-    runs unrecorded, so parameters not listed would silently get no gradient. No gradient flows to ``t``. One level of ``grad`` (no grad of grad).
+    runs unrecorded, so parameters not listed would silently get no gradient. No gradient
+    flows to ``t``. One level of ``grad`` (no grad of grad).
     """
     if params is None:
         if not hasattr(func, "trainable_params"):

@@ -23,6 +23,13 @@ inner product of pairs, the adjoint of ``fft`` is ``n * ifft``):
 * ``irfft``: ``rfft(g)[:m] * w' / n``, ``w'`` = 1 at zero/Nyquist, 2 elsewhere; zero for the
   imaginary parts irfft ignores (zero and Nyquist modes).
 
+    >>> import numpy as np
+    >>> re, im = rfft(np.array([1.0, 2.0, 3.0, 4.0]))
+    >>> re, im
+    (array([10., -2., -2.]), array([0., 2., 0.]))
+    >>> irfft(re, im, 4)
+    array([1., 2., 3., 4.])
+
 Each rule is written with these primitives, so gradients of gradients work. Batching rules
 move the batch axis first (the transform runs on the last axis). Kernels: :mod:`.fft_kernels`.
 """

@@ -5,21 +5,29 @@
 * :class:`Profiler`: per-op kernel times (PyNative and Graph mode) and the memory pool's
   timeline as a Chrome trace (Perfetto), plus an op table;
 * ``sporeling insight report DIR``: a static HTML page of plots (:func:`write_report`).
+
+Names load on first use, so the report command does not import the training stack.
 """
+from __future__ import annotations
+
 import importlib
 
-# Loaded on first use: the plugin host imports ``sporeling.insight.plugin`` in every process,
-# and tensorboardX (which imports torch when present) and matplotlib take seconds.
-_WHERE = {"SummaryCollector": "collector", "graph_def": "graph_def", "Profiler": "profiler",
-          "ProfilerError": "profiler", "write_report": "report", "ReportError": "report",
-          "SummaryError": "summary", "SummaryRecord": "summary", "network_graph": "summary"}
+_WHERE = {"SummaryRecord": "summary", "SummaryError": "summary", "network_graph": "summary",
+          "SummaryCollector": "collector", "graph_def": "graph_def",
+          "Profiler": "profiler", "ProfilerError": "profiler",
+          "write_report": "report", "ReportError": "report"}
 
-__all__ = ["SummaryRecord", "SummaryCollector", "SummaryError", "Profiler", "ProfilerError",
-           "graph_def", "network_graph", "write_report", "ReportError"]
+__all__ = list(_WHERE)
 
 
-def __getattr__(name):
+def __getattr__(name: str):
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'sporeling.insight' has no attribute {name!r}")
-    return getattr(importlib.import_module(f".{module}", __name__), name)
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

@@ -35,6 +35,13 @@ def test_a_training_step_gives_a_valid_trace_with_ops_and_memory_counters(tmp_pa
     # per step: 2 forward, 2 weight gradients, 1 input gradient
     assert sum(e["name"] == "matmul" for e in kernels) == 2 * 5
     assert all(e["dur"] >= 0 and e["ts"] >= 0 for e in kernels)
+    # the fields the Trace Event Format requires of each phase
+    for e in trace["traceEvents"]:
+        assert {"name", "ph", "pid"} <= set(e) and e["ph"] in "XCM"
+        if e["ph"] == "X":
+            assert {"ts", "dur", "tid"} <= set(e)
+        if e["ph"] == "C":
+            assert "ts" in e and all(isinstance(v, float) for v in e["args"].values())
     ts = [e["ts"] for e in kernels]
     assert ts == sorted(ts)
     memory = [e for e in trace["traceEvents"] if e["ph"] == "C" and e["name"] == "memory default"]

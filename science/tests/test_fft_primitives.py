@@ -103,6 +103,7 @@ def test_graph_mode_matches_pynative_values_and_gradients():
 def test_contributed_through_the_plugin_hooks():
     names = set(primitives())
     assert {"science_rfft", "science_irfft", "science_fft", "science_ifft"} <= names
+    assert all(primitives()[n].amp == "black" for n in names if n.startswith("science_"))
     from sporeling.compiler import eager
     for name in ("science_rfft", "science_irfft", "science_fft", "science_ifft"):
         assert callable(eager.kernel(name))

@@ -48,12 +48,17 @@ from sporeling.core.errors import DTypeError, ShapeError, SporelingError
 
 __all__ = ["rfft", "irfft", "fft", "ifft", "FFT_PRIMITIVES"]
 
-rfft_p = Primitive("science_rfft", multiple_results=True,
+rfft_p = Primitive("science_rfft", multiple_results=True, amp="black",
                    doc="real FFT of the last axis -> (real part, imaginary part)")
-irfft_p = Primitive("science_irfft", doc="inverse real FFT of a (real, imaginary) pair")
-fft_p = Primitive("science_fft", multiple_results=True, doc="complex FFT of a (re, im) pair")
-ifft_p = Primitive("science_ifft", multiple_results=True, doc="inverse FFT of a (re, im) pair")
+irfft_p = Primitive("science_irfft", amp="black",
+                    doc="inverse real FFT of a (real, imaginary) pair")
+fft_p = Primitive("science_fft", multiple_results=True, amp="black",
+                  doc="complex FFT of a (re, im) pair")
+ifft_p = Primitive("science_ifft", multiple_results=True, amp="black",
+                   doc="inverse FFT of a (re, im) pair")
 FFT_PRIMITIVES = (rfft_p, irfft_p, fft_p, ifft_p)
+# amp="black": mixed precision keeps them in float32 (a transform sums over the whole axis,
+# float16 would lose the small modes; NumPy has no float16 FFT anyway)
 
 
 # ---- abstract evaluation ---------------------------------------------------------------------

@@ -18,11 +18,10 @@ import numpy as np
 
 from sporeling.runtime.kernels import NUMPY_KERNELS
 
-from .compiling import load_generated, say_once
+from .compiling import PARALLEL_FROM, load_generated, say_once
 
 __all__ = ["fused_elementwise", "source_of", "SCALAR"]
 
-PARALLEL_FROM = 1 << 15  # elements; below this one thread runs the loop
 
 # scalar expression templates: {0}, {1}, ... are the operands, {T} the node's dtype
 # constructor, params by name. Results are converted to the node's dtype (as NumPy's

@@ -9,16 +9,15 @@ import numpy as np
 from sporeling.core import ShapeError
 from sporeling.runtime.kernels import NUMPY_KERNELS
 
-from .compiling import jit, numba
+from .compiling import jit, numba, parallel_and_serial
 
 __all__ = ["softmax_cross_entropy", "softmax_cross_entropy_grad", "max_pool2d",
            "max_pool2d_scatter"]
 
 _prange = numba.prange if numba is not None else range
-_REDUCTIONS = {"none": 0, "sum": 1, "mean": 2}
 
 
-@jit(parallel=True)
+@parallel_and_serial
 def _ce_rows(x, labels, ignore_index, losses):
     """Per row: logsumexp(x) - x[label] (0 where ignored); bad labels -> -1 in losses."""
     n, c = x.shape
@@ -55,7 +54,7 @@ def softmax_cross_entropy(backend, x, labels, out=None, *, reduction, ignore_ind
     labels, counted = _check_labels(labels, x.shape[1], ignore_index)
     x = np.ascontiguousarray(x)
     losses = np.empty(x.shape[0], x.dtype)
-    _ce_rows(x, np.ascontiguousarray(labels, np.int64), ignore_index, losses)
+    _ce_rows(x.size)(x, np.ascontiguousarray(labels, np.int64), ignore_index, losses)
     if reduction == "none":
         y = backend.allocate(losses.shape, x.dtype) if out is None else out
         np.copyto(y, losses)
@@ -68,7 +67,7 @@ def softmax_cross_entropy(backend, x, labels, out=None, *, reduction, ignore_ind
     return y
 
 
-@jit(parallel=True)
+@parallel_and_serial
 def _ce_grad_rows(x, labels, ignore_index, scale, per_row, out):
     """out = (softmax(x) - onehot(label)) * scale[i or 0]; 0 rows where ignored (when
     ``per_row`` is false the ignored rows of a mean/sum are zeroed here too)."""
@@ -111,14 +110,14 @@ def softmax_cross_entropy_grad(backend, x, labels, ct, out=None, *, reduction,
         scale = ct.astype(x.dtype).reshape(1)
     y = backend.allocate(x.shape, x.dtype) if out is None else out
     # the logits are read row by row before the row is written: out may be x (in place)
-    _ce_grad_rows(np.ascontiguousarray(x), np.ascontiguousarray(labels, np.int64),
+    _ce_grad_rows(x.size)(np.ascontiguousarray(x), np.ascontiguousarray(labels, np.int64),
                   ignore_index, scale, reduction == "none", y)
     return y
 
 
 # ---- max pooling ---------------------------------------------------------------------
 
-@jit(parallel=True)
+@parallel_and_serial
 def _max_pool(x, kh, kw, sh, sw, pt, pl, dh, dw, y, index):
     n, c, h, w = x.shape
     oh, ow = y.shape[2], y.shape[3]
@@ -159,11 +158,11 @@ def max_pool2d(backend, x, out=None, *, kernel_size, stride, padding, dilation):
     y, index = out if out is not None else (None, None)
     y = backend.allocate((n, c, oh, ow), x.dtype) if y is None else y
     index = backend.allocate((n, c, oh, ow), np.int64) if index is None else index
-    _max_pool(np.ascontiguousarray(x), kh, kw, sh, sw, pt, pl, dh, dw, y, index)
+    _max_pool(x.size)(np.ascontiguousarray(x), kh, kw, sh, sw, pt, pl, dh, dw, y, index)
     return y, index
 
 
-@jit(parallel=True)
+@parallel_and_serial
 def _max_pool_scatter(g, index, kw, sh, sw, pt, pl, dh, dw, dx):
     n, c, oh, ow = g.shape
     h, w = dx.shape[2], dx.shape[3]
@@ -191,6 +190,6 @@ def max_pool2d_scatter(backend, g, index, out=None, *, input_size, kernel_size, 
     n, c = g.shape[:2]
     dx = backend.allocate((n, c) + tuple(input_size), g.dtype) if out is None else out
     (_, kw), (sh, sw), ((pt, _), (pl, _)), (dh, dw) = kernel_size, stride, padding, dilation
-    _max_pool_scatter(np.ascontiguousarray(g), np.ascontiguousarray(index, np.int64), kw,
+    _max_pool_scatter(dx.size)(np.ascontiguousarray(g), np.ascontiguousarray(index, np.int64), kw,
                       sh, sw, pt, pl, dh, dw, dx)
     return dx

@@ -25,8 +25,9 @@ def plot_burgers(problem, path: str, error: float | None = None) -> str:
                                        (u_ref, "Cole–Hopf reference"),
                                        (np.abs(u_pred - u_ref), "|PINN - reference|")]):
         ax = fig.add_subplot(grid[0, k])
+        scale = {} if k == 2 else dict(vmin=-1.0, vmax=1.0)  # one scale for u
         im = ax.imshow(data.T, origin="lower", aspect="auto", extent=extent,
-                       cmap="magma" if k == 2 else "RdBu_r")
+                       cmap="magma" if k == 2 else "RdBu_r", **scale)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("t")
         ax.set_ylabel("x")

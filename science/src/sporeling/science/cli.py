@@ -37,6 +37,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
     b.add_argument("--out", default="burgers_out", help="folder for burgers.png/json")
 
 
+class _PrintError:
+    """Prints the error each time the monitor measures it."""
+
+    def __init__(self, monitor):
+        self.monitor, self.seen = monitor, 0
+
+    def on_step(self, solver, info):
+        if len(self.monitor.records) > self.seen:
+            self.seen = len(self.monitor.records)
+            phase, step, seconds, err = self.monitor.records[-1]
+            print(f"{phase} {step:6d} relative L2 {err:.3e} ({seconds:.0f} s)", flush=True)
+
+    def on_phase_end(self, solver, info):
+        return None
+
+
 class _Deadline:
     """Stops the phase once the run has lasted ``minutes``."""
 
@@ -60,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
                                seed=args.seed)
     solver = problem.solver
     monitor = ErrorMonitor(problem.error, every=args.every, target=args.target)
-    callbacks = [LossLogger(args.every), monitor, _Deadline(start, args.minutes)]
+    callbacks = [LossLogger(args.every), monitor, _PrintError(monitor),
+                 _Deadline(start, args.minutes)]
     reached = None
     if args.adam_steps > 0:
         solver.train_adam(args.adam_steps, args.lr, callbacks)

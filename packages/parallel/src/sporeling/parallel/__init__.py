@@ -15,8 +15,8 @@ from .communication import (create_group, destroy_group, get_group_rank_from_wor
                             is_initialized, release)
 from .context import (PARALLEL_MODES, SEARCH_MODES, get_auto_parallel_context,
                       reset_auto_parallel_context, set_auto_parallel_context)
-from .errors import (CollectiveTimeoutError, CommunicatorError, ParallelError,
-                     RankFailedError)
+from .errors import (CollectiveMismatchError, CollectiveTimeoutError, CommunicatorError,
+                     ParallelError, RankFailedError)
 from .primitives import (all_gather, all_reduce, all_to_all, broadcast, recv, reduce,
                          reduce_scatter, send)
 
@@ -27,7 +27,7 @@ __all__ = [
     "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context",
     "PARALLEL_MODES", "SEARCH_MODES",
     "ParallelError", "CommunicatorError", "CollectiveTimeoutError", "RankFailedError",
-    "all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all", "send",
+    "CollectiveMismatchError", "all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all", "send",
     "recv",
 ]
 

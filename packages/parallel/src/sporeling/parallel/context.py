@@ -22,7 +22,7 @@ from typing import Any
 
 from sporeling.core import ContextError, get_context, set_context
 
-__all__ = ["PARALLEL_MODES", "SEARCH_MODES", "PARALLEL_KEYS", "set_auto_parallel_context",
+__all__ = ["PARALLEL_MODES", "SEARCH_MODES", "CHECK_MODES", "PARALLEL_KEYS", "set_auto_parallel_context",
            "get_auto_parallel_context", "reset_auto_parallel_context", "add_parallel_options"]
 
 PARALLEL_MODES = ("stand_alone", "data_parallel", "semi_auto_parallel", "auto_parallel")
@@ -68,6 +68,20 @@ def _listing(values) -> str:
     return "one of " + ", ".join(repr(v) for v in values)
 
 
+CHECK_MODES = ("off", "on")
+
+
+def _default_check() -> str:
+    """``"on"``, or ``SPORELING_COMM_CHECK`` (so every rank of a launched job agrees)."""
+    value = os.environ.get("SPORELING_COMM_CHECK", "on")
+    if value not in CHECK_MODES:
+        raise ContextError("bad SPORELING_COMM_CHECK", op="comm_check",
+                           expected=_listing(CHECK_MODES), got=repr(value))
+    return value
+
+
+_ENV_DEFAULTS = {"comm_timeout": _default_timeout, "comm_check": _default_check}
+
 # name -> (default, convert, valid, doc)
 _OPTIONS: dict[str, tuple[Any, Any, str, str]] = {
     "parallel_mode": ("stand_alone", _one_of("parallel_mode", PARALLEL_MODES),
@@ -85,6 +99,9 @@ _OPTIONS: dict[str, tuple[Any, Any, str, str]] = {
     "comm_timeout": (None, _seconds, "a number of seconds > 0",
                      "Longest wait of any collective or send/recv before "
                      "CollectiveTimeoutError."),
+    "comm_check": (None, _one_of("comm_check", CHECK_MODES), _listing(CHECK_MODES),
+                   "Exchange every collective's signature first: ranks that call different "
+                   "collectives raise CollectiveMismatchError instead of moving wrong data."),
 }
 PARALLEL_KEYS = tuple(_OPTIONS)
 
@@ -92,8 +109,8 @@ PARALLEL_KEYS = tuple(_OPTIONS)
 def add_parallel_options(options) -> None:
     """Declare the parallel keys on core's context registry (called by the plugin)."""
     for name, (default, convert, valid, doc) in _OPTIONS.items():
-        if name == "comm_timeout":
-            default = _default_timeout()
+        if name in _ENV_DEFAULTS:
+            default = _ENV_DEFAULTS[name]()
         options.add_option(name, default, convert=convert, valid=valid, doc=doc)
 
 
@@ -106,7 +123,8 @@ def _check_keys(op: str, keys) -> None:
 
 def set_auto_parallel_context(**kwargs: Any) -> None:
     """Set parallel keys (``parallel_mode``, ``device_num``, ``gradients_mean``,
-    ``search_mode``, ``pipeline_stages``, ``enable_parallel_optimizer``, ``comm_timeout``)."""
+    ``search_mode``, ``pipeline_stages``, ``enable_parallel_optimizer``, ``comm_timeout``,
+    ``comm_check``)."""
     _check_keys("set_auto_parallel_context", kwargs)
     set_context(**kwargs)
 
@@ -119,5 +137,5 @@ def get_auto_parallel_context(key: str) -> Any:
 
 def reset_auto_parallel_context() -> None:
     """Every parallel key back to its default (other context keys untouched)."""
-    set_context(**{name: (_default_timeout() if name == "comm_timeout" else default)
+    set_context(**{name: (_ENV_DEFAULTS[name]() if name in _ENV_DEFAULTS else default)
                    for name, (default, *_rest) in _OPTIONS.items()})

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from sporeling.core.errors import SporelingError
 
-__all__ = ["ParallelError", "CommunicatorError", "CollectiveTimeoutError", "RankFailedError"]
+__all__ = ["ParallelError", "CommunicatorError", "CollectiveTimeoutError", "RankFailedError",
+           "CollectiveMismatchError"]
 
 
 class ParallelError(SporelingError, RuntimeError):
@@ -34,6 +35,31 @@ class CollectiveTimeoutError(ParallelError, TimeoutError):
             got=detail or "no completion", hint="another rank may have failed, exited, or "
             "called a different collective; set_auto_parallel_context(comm_timeout=...) "
             "changes the limit")
+
+
+class CollectiveMismatchError(CommunicatorError):
+    """The ranks of a group called different collectives in turn (another kind, reduction,
+    shape, dtype, root or axis), found by the signature check (context key ``comm_check``)
+    before any data moved; every rank raises it.
+
+    Carries ``collective`` (this rank's call), ``rank``, ``group``, ``number`` (the
+    collective's sequence number in the group), ``calls`` (rank -> what it called and
+    where) and ``differ`` (the fields that differ).
+    """
+
+    def __init__(self, collective: str, *, rank: int, group: str, number: int,
+                 calls: dict[int, str], differ: list[str]):
+        self.collective, self.rank, self.group, self.number = collective, rank, group, number
+        self.calls, self.differ = calls, differ
+        super().__init__(
+            f"the ranks of group {group!r} called different collectives (collective "
+            f"#{number} of the group, seen by rank {rank}; they differ in "
+            f"{', '.join(differ) or 'nothing compared'})", op=collective,
+            expected="the same collective with the same op, dtype, shape and root/axes on "
+                     "every rank",
+            got="; ".join(f"rank {r}: {c}" for r, c in sorted(calls.items())),
+            hint="no data moved; comm_check='off' (set_auto_parallel_context) skips this "
+                 "check")
 
 
 class RankFailedError(ParallelError):

@@ -21,11 +21,15 @@ there; this class checks arguments, handles axes, ``mean`` and dtypes MPI cannot
 """
 from __future__ import annotations
 
+from collections import deque
+
 import numpy as np
 
+from sporeling.core import get_context
 from sporeling.core.errors import DTypeError, ShapeError
 
 from ..errors import CommunicatorError
+from .check import CheckedHandle, describe, encode, group_id, user_line
 from .handle import DoneHandle, Handle
 
 __all__ = ["Communicator", "REDUCE_OPS", "WORLD"]
@@ -48,6 +52,9 @@ class Communicator:
         self.rank, self.size, self.group = int(rank), int(size), group
         self.world_ranks = tuple(world_ranks) if world_ranks is not None else tuple(range(size))
         self.groups: dict[str, Communicator | None] = {}  # named subgroups made from this one
+        self._check_seq = 0                 # collectives checked so far (comm_check)
+        self._unstarted: deque = deque()    # checked collectives waiting to start, in order
+        self._group_id = group_id(group, self.world_ranks)
 
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.backend}: rank {self.rank} of {self.size} "
@@ -89,6 +96,12 @@ class Communicator:
         raise NotImplementedError
 
     def _start_barrier(self) -> Handle:
+        raise NotImplementedError
+
+    def _start_signature_gather(self, sig: np.ndarray, called: str) -> Handle:
+        """Start all-gathering the int64 ``sig`` (one signature, see :mod:`.check`) over a
+        channel user collectives never use; result shape ``(size, len(sig))``. ``called``
+        says what this rank called (for a timeout's message)."""
         raise NotImplementedError
 
     def _create_group(self, name: str, ranks: list[int]) -> "Communicator | None":
@@ -143,6 +156,18 @@ class Communicator:
         blocks = moved.reshape((self.size, moved.shape[0] // self.size) + moved.shape[1:])
         return np.ascontiguousarray(blocks)
 
+    def _checked(self, kind: str, start, **fields) -> Handle:
+        """``start()``'s handle, or -- with ``comm_check`` on and peers to meet -- a handle
+        that exchanges this call's signature first and starts only when every rank's
+        matches (:mod:`.check`)."""
+        if self.size == 1 or get_context("comm_check") != "on":
+            return start()
+        self._check_seq += 1
+        sig = encode(kind, self._check_seq, group_id=self._group_id, line=user_line(),
+                     **fields)
+        return CheckedHandle(kind, self, self._start_signature_gather(sig, describe(sig)),
+                             start)
+
     # ---- collectives (nonblocking) ----------------------------------------------------------
     def iall_reduce(self, x, op: str = "sum", *, out=None) -> Handle:
         """Start an all-reduce of ``x``; ``wait()`` gives the reduced array (same shape), in
@@ -156,12 +181,16 @@ class Communicator:
                 return DoneHandle("all_reduce", self, x.copy())
             np.copyto(out, x)
             return DoneHandle("all_reduce", self, out)
-        if x.dtype.name in _REDUCE_IN_F32:
-            handle = self._start_all_reduce(x.astype(np.float32), "sum" if op == "mean" else op,
-                                            None)
-        else:
-            handle = self._start_all_reduce(x, "sum" if op == "mean" else op, out)
-        return _then(handle, lambda got: _finish_reduction(got, op, x.dtype, self.size, out))
+
+        def start():
+            if x.dtype.name in _REDUCE_IN_F32:
+                handle = self._start_all_reduce(x.astype(np.float32),
+                                                "sum" if op == "mean" else op, None)
+            else:
+                handle = self._start_all_reduce(x, "sum" if op == "mean" else op, out)
+            return _then(handle, lambda got: _finish_reduction(got, op, x.dtype, self.size,
+                                                               out))
+        return self._checked("all_reduce", start, op=op, dtype=x.dtype, shape=x.shape)
 
     def _check_out(self, collective: str, out, like: np.ndarray) -> None:
         if not isinstance(out, np.ndarray) or out.shape != like.shape or \
@@ -178,10 +207,13 @@ class Communicator:
         axis = self._axis("all_gather", x, axis)
         if self.size == 1:
             return DoneHandle("all_gather", self, x.copy())
-        handle = self._start_all_gather(x)  # (size, *shape)
-        if axis == 0:
-            return _then(handle, lambda st: st.reshape((-1,) + x.shape[1:]))
-        return _then(handle, lambda st: np.concatenate(list(st), axis=axis))
+
+        def start():
+            handle = self._start_all_gather(x)  # (size, *shape)
+            if axis == 0:
+                return _then(handle, lambda st: st.reshape((-1,) + x.shape[1:]))
+            return _then(handle, lambda st: np.concatenate(list(st), axis=axis))
+        return self._checked("all_gather", start, dtype=x.dtype, shape=x.shape, p1=axis)
 
     def ireduce_scatter(self, x, op: str = "sum", axis: int = 0) -> Handle:
         """Start reducing ``x`` over members and keeping block ``rank`` of ``axis``."""
@@ -191,12 +223,16 @@ class Communicator:
         axis = self._axis("reduce_scatter", x, axis)
         if x.dtype.name in _REDUCE_IN_F32:
             blocks = blocks.astype(np.float32)
-        if self.size == 1:
-            handle = DoneHandle("reduce_scatter", self, blocks[0].copy())
-        else:
-            handle = self._start_reduce_scatter(blocks, "sum" if op == "mean" else op)
-        return _then(handle, lambda out: np.moveaxis(
-            _finish_reduction(out, op, x.dtype, self.size), 0, axis))
+
+        def start():
+            if self.size == 1:
+                handle = DoneHandle("reduce_scatter", self, blocks[0].copy())
+            else:
+                handle = self._start_reduce_scatter(blocks, "sum" if op == "mean" else op)
+            return _then(handle, lambda out: np.moveaxis(
+                _finish_reduction(out, op, x.dtype, self.size), 0, axis))
+        return self._checked("reduce_scatter", start, op=op, dtype=x.dtype, shape=x.shape,
+                             p1=axis)
 
     def ibroadcast(self, x, root: int = 0) -> Handle:
         """Start sending ``root``'s ``x`` to every member (others pass a like-shaped array)."""
@@ -204,7 +240,8 @@ class Communicator:
         root = self._peer("broadcast", "root", root)
         if self.size == 1:
             return DoneHandle("broadcast", self, x.copy())
-        return self._start_broadcast(x, root)
+        return self._checked("broadcast", lambda: self._start_broadcast(x, root),
+                             dtype=x.dtype, shape=x.shape, p1=root)
 
     def iall_to_all(self, x, split_axis: int = 0, concat_axis: int = 0) -> Handle:
         """Start an all-to-all: ``x`` splits along ``split_axis`` into ``size`` blocks, block
@@ -213,12 +250,16 @@ class Communicator:
         blocks = self._blocks("all_to_all", x, split_axis)
         split_axis = self._axis("all_to_all", x, split_axis)
         concat_axis = self._axis("all_to_all", x, concat_axis)
-        if self.size == 1:
-            handle = DoneHandle("all_to_all", self, blocks)
-        else:
-            handle = self._start_all_to_all(blocks)  # (size, *moved block)
-        return _then(handle, lambda received: np.concatenate(
-            [np.moveaxis(b, 0, split_axis) for b in received], axis=concat_axis))
+
+        def start():
+            if self.size == 1:
+                handle = DoneHandle("all_to_all", self, blocks)
+            else:
+                handle = self._start_all_to_all(blocks)  # (size, *moved block)
+            return _then(handle, lambda received: np.concatenate(
+                [np.moveaxis(b, 0, split_axis) for b in received], axis=concat_axis))
+        return self._checked("all_to_all", start, dtype=x.dtype, shape=x.shape,
+                             p1=split_axis, p2=concat_axis)
 
     def isend(self, x, dest: int, tag: int = 0) -> Handle:
         """Start sending ``x`` to member ``dest``; do not change ``x`` before ``wait()``."""
@@ -234,7 +275,7 @@ class Communicator:
         """Start a barrier; ``wait()`` returns once every member has entered it."""
         if self.size == 1:
             return DoneHandle("barrier", self)
-        return self._start_barrier()
+        return self._checked("barrier", self._start_barrier)
 
     # ---- collectives (blocking: start, then wait within comm_timeout) ------------------------
     def all_reduce(self, x, op: str = "sum", *, out=None,

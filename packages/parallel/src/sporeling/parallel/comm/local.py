@@ -55,6 +55,7 @@ class _LocalGroup:
         self.next_round = [0] * len(world_ranks)
         self.rounds: dict[int, _Round] = {}
         self.mailboxes: dict[tuple[int, int, int], _Mailbox] = {}  # key: (src, dst, tag)
+        self.signatures: _LocalGroup | None = None  # comm_check's own rendezvous (lazily)
 
 
 class LocalWorld:
@@ -120,16 +121,23 @@ class LocalCommunicator(Communicator):
         self._world, self._group = world, group
 
     # ---- rounds ---------------------------------------------------------------------------
-    def _collective(self, collective: str, params: tuple, buf, compute) -> Handle:
+    def _collective(self, collective: str, params: tuple, buf, compute, *,
+                    signatures: bool = False) -> Handle:
         """Join this member's next round; ``compute(buffers) -> {member: result}`` runs once,
-        in the last member to arrive."""
+        in the last member to arrive. ``signatures``: a round of the group's signature
+        rendezvous (comm_check), which completes whatever each member called."""
         world, group, me = self._world, self._group, self.rank
         with world.cond:
+            if signatures:
+                if group.signatures is None:
+                    group.signatures = _LocalGroup(group.name, group.world_ranks)
+                group = group.signatures
             number = group.next_round[me]
             group.next_round[me] += 1
             rnd = group.rounds.setdefault(number, _Round())
             rnd.calls[me], rnd.buffers[me] = (collective, params), buf
-            if len(rnd.calls) == self.size and len(set(rnd.calls.values())) == 1:
+            matched = signatures or len(set(rnd.calls.values())) == 1
+            if len(rnd.calls) == self.size and matched:
                 rnd.results = compute([rnd.buffers[m] for m in range(self.size)])
                 rnd.buffers.clear()
                 world.cond.notify_all()
@@ -188,6 +196,12 @@ class LocalCommunicator(Communicator):
         n = self.size
         return self._collective("all_to_all", (buf.shape, buf.dtype.str), buf,
                                 lambda bufs: {m: np.stack([b[m] for b in bufs]) for m in range(n)})
+
+    def _start_signature_gather(self, sig, called):
+        n = self.size
+        return self._collective(called, (), sig,
+                                lambda bufs: {m: np.stack(bufs) for m in range(n)},
+                                signatures=True)
 
     def _start_barrier(self):
         n = self.size

@@ -76,6 +76,8 @@ class MpiCommunicator(Communicator):
                                                     MPI.COMM_WORLD.Get_group())
         super().__init__(comm.rank, comm.size, name, world_ranks)
         self.mpi_comm = comm
+        # comm_check's channel: signatures never meet user collectives (own context id)
+        self.check_comm = comm.Dup() if comm.size > 1 else None
 
     def _mpi_op(self, op: str):
         MPI = _mpi()
@@ -129,6 +131,13 @@ class MpiCommunicator(Communicator):
         req = self.mpi_comm.Irecv(_bytes(out), source=source, tag=tag)
         return self._handle("recv", req, lambda: out, (out,))
 
+    def _start_signature_gather(self, sig, called):
+        out = self.empty((self.size,) + sig.shape, sig.dtype)
+        req = self.check_comm.Iallgather(_bytes(sig), _bytes(out))
+        handle = self._handle(called, req, lambda: out, (sig, out))
+        handle._detail = lambda: f"this rank called {called}; a rank has not reached it"
+        return handle
+
     def _start_barrier(self):
         return self._handle("barrier", self.mpi_comm.Ibarrier(), lambda: None)
 
@@ -172,6 +181,12 @@ class MpiCommunicator(Communicator):
             if sub is not None:
                 sub.close()
         self.groups.clear()
+        if self.check_comm is not None:
+            try:
+                self.check_comm.Free()
+            except _mpi().Exception:  # MPI already finalized: freed with it
+                pass
+            self.check_comm = None
         if self.mpi_comm is not None:
             try:
                 self.mpi_comm.Free()

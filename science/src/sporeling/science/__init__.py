@@ -1,5 +1,6 @@
 """sporeling.science: scientific computing: physics-informed networks, neural operators, ODE solvers.
 
-Skeleton: this package installs with its declared dependencies and exports nothing yet;
-see its README for what it will hold.
+Subpackages: ``pinn`` (physics-informed networks), ``reference`` (reference solutions),
+``operators`` (Fourier transforms as primitives, FNO-1D, DeepONet, Burgers data) and
+``ode`` (``odeint``, ``odeint_adjoint``); see the README.
 """

@@ -48,7 +48,8 @@ def test_unknown_algorithm_config_field_and_step_budget_are_named():
 
 def test_the_command_reports_a_bad_env_in_one_line(tmp_path, capsys):
     rc = main(["rl", "train", "dqn", "--env", "Nope-v0", "--out", str(tmp_path)])
-    err = capsys.readouterr().err
-    assert rc == 1
+    captured = capsys.readouterr()
+    err = captured.err
+    assert rc == 1 and captured.out == ""  # refused before it announced any training
     assert "sporeling rl: UnknownEnvError" in err and "'Nope-v0'" in err
     assert "Traceback" not in err

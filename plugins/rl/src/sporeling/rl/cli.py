@@ -61,7 +61,10 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     from .curve import plot_curves
+    from .envs import env_spec
     from .train import train
+
+    env_spec(args.env, op=args.algo)  # a bad id or space fails before anything is printed
 
     config = {"jit": not args.no_jit}
     if args.num_envs:

@@ -87,7 +87,7 @@ def train(algo: str, env_id: str = "CartPole-v1", steps: int = 100_000, seed: in
                 log(f"{algo} {agent.env_steps:>7} steps {time.perf_counter() - start:6.1f} s  "
                     f"train return {np.mean(recent) if recent else float('nan'):6.1f}  "
                     f"eval ({screen_episodes} ep) {screen.mean():6.1f}  "
-                    f"loss {np.mean(agent.losses) if agent.losses else float('nan'):.4g}")
+                    f"loss {f'{np.mean(agent.losses):.4g}' if agent.losses else '-'}")
                 if screen.mean() > best:
                     best, best_weights = float(screen.mean()), agent.get_weights()
                 if screen.mean() >= target:

@@ -128,3 +128,26 @@ def test_docstring_examples_run():
     from sporeling.core.testing import run_doctests
     failed, attempted = run_doctests("sporeling.science.operators")
     assert failed == 0 and attempted > 0
+
+
+def test_gradients_match_torch():
+    torch = pytest.importorskip("torch")
+    from sporeling.compiler.autodiff import vjp
+    x = RNG.standard_normal((2, 9))
+    g_re, g_im = RNG.standard_normal((2, 5)), RNG.standard_normal((2, 5))
+    _, back = vjp(rfft, x)
+    (ours,) = back((g_re, g_im))
+    tx = torch.tensor(x, requires_grad=True)
+    spec = torch.fft.rfft(tx)
+    loss = torch.sum(spec.real * torch.tensor(g_re)) + torch.sum(spec.imag * torch.tensor(g_im))
+    loss.backward()
+    np.testing.assert_allclose(ours, tx.grad.numpy(), atol=1e-12)
+    re, im = RNG.standard_normal((2, 4)), RNG.standard_normal((2, 4))
+    g = RNG.standard_normal((2, 8))
+    _, back = vjp(lambda a, b: irfft(a, b, 8), re, im)
+    ours = back(g)
+    tz = torch.tensor(re + 1j * im, requires_grad=True)
+    torch.sum(torch.fft.irfft(tz, 8) * torch.tensor(g)).backward()
+    # torch's complex gradient is conj-Wirtinger: d/d(re) + i d/d(im)
+    np.testing.assert_allclose(ours[0], tz.grad.real.numpy(), atol=1e-12)
+    np.testing.assert_allclose(ours[1], tz.grad.imag.numpy(), atol=1e-12)

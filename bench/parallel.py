@@ -324,5 +324,36 @@ def data_parallel_rows(comm, args) -> list[Row]:
 ROWS.append(data_parallel_rows)
 
 
+# ---- comm_check: the signature exchange before each collective (issue 10) -------------------
+def comm_check_rows(comm, args) -> list[Row]:
+    """A float32 sum all-reduce (``out=``) of 4 KiB and 16 MiB with ``comm_check`` on (one
+    small signature all-gather first) against off; the two alternate call by call, each
+    behind a barrier. 4 KiB calls are short, so they repeat 20x as often."""
+    from sporeling.core import set_context
+    rows = []
+    for label, nbytes, repeat in (("4 KiB", 4 << 10, args.repeat * 20),
+                                  ("16 MiB", 16 << 20, args.repeat)):
+        x = np.full(nbytes // 4, comm.rank + 1.0, np.float32)
+        out = np.empty_like(x)
+        times = {"on": [], "off": []}
+        for block in range(args.rounds):
+            time.sleep(IDLE_S)
+            for i in range(repeat):
+                for mode in (("on", "off") if (block + i) % 2 == 0 else ("off", "on")):
+                    set_context(comm_check=mode)
+                    comm.barrier()
+                    start = time.perf_counter()
+                    comm.all_reduce(x, out=out)
+                    times[mode].append(time.perf_counter() - start)
+        set_context(comm_check="on")
+        extra = (np.median(times["on"]) - np.median(times["off"])) * 1e6
+        rows.append(Row("comm_check", label, times["on"], "comm_check off", times["off"],
+                        f"{comm.size} ranks, all_reduce out=; +{extra:.0f} us per call"))
+    return rows
+
+
+ROWS.append(comm_check_rows)
+
+
 if __name__ == "__main__":
     main()

@@ -229,3 +229,40 @@ def test_signatures_describe_many_dims_and_differ_only_in_what_is_compared():
     a = encode("barrier", 1, line="a.py:1 in f")
     b = encode("barrier", 1, line="b.py:2 in g")
     assert np.array_equal(a[:COMPARED], b[:COMPARED]) and not np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("sent, wanted, differ", [
+    (np.ones(4, np.float32), ((4,), np.float64), ["dtype"]),
+    (np.ones(4, np.float32), ((8,), np.float32), ["shape"]),
+    (np.ones((2, 2), np.int64), ((4,), np.int64), ["shape"])])
+def test_a_recv_that_does_not_fit_its_send_is_named_by_the_receiver(sent, wanted, differ):
+    def job(comm):
+        if comm.rank == 0:
+            return comm.send(sent, 1, tag=5)
+        return comm.recv(*wanted, 0, tag=5)
+    assert sp.get_auto_parallel_context("comm_check") == "on"
+    _, err = _each_rank(2, job)
+    assert isinstance(err, CollectiveMismatchError), err
+    assert err.differ == differ and err.number is None
+    shape = ", ".join(map(str, sent.shape))
+    assert f"rank 0: send(dest 1, tag 5) {sent.dtype}[{shape}] at test_comm_check.py:" in \
+        str(err)
+    assert f"rank 1: recv(source 0, tag 5) {np.dtype(wanted[1])}[{wanted[0][0]}] at " \
+           f"test_comm_check.py:" in str(err)
+    assert "sent and received different arrays" in str(err)
+
+
+def test_matching_sends_and_receives_keep_their_order_and_exchange_without_deadlock():
+    def job(comm):
+        peer = 1 - comm.rank
+        sends = [comm.isend(np.full(3, 10.0 * comm.rank + k), peer, tag=2) for k in range(3)]
+        first, second = comm.irecv((3,), np.float64, peer, 2), \
+            comm.irecv((3,), np.float64, peer, 2)
+        got = [second.wait().tolist(), first.wait().tolist(),  # waited out of order
+               comm.recv((3,), np.float64, peer, 2).tolist()]
+        for handle in sends:
+            handle.wait()
+        return got
+    r0, r1 = _each_rank(2, job)
+    assert r0 == [[11.0] * 3, [10.0] * 3, [12.0] * 3]
+    assert r1 == [[1.0] * 3, [0.0] * 3, [2.0] * 3]

@@ -4,7 +4,7 @@ import numpy as np
 import sporeling.parallel as sp
 
 sp.init()
-sp.set_auto_parallel_context(comm_timeout=1.0)
+sp.set_auto_parallel_context(comm_timeout=1.0, comm_check="off")  # the transport alone
 if sp.get_rank() == 0:
     sp.current().all_reduce(np.ones(1000))
 else:

@@ -40,23 +40,25 @@ class CollectiveTimeoutError(ParallelError, TimeoutError):
 class CollectiveMismatchError(CommunicatorError):
     """The ranks of a group called different collectives in turn (another kind, reduction,
     shape, dtype, root or axis), found by the signature check (context key ``comm_check``)
-    before any data moved; every rank raises it.
+    before any data moved; every rank raises it. For a ``recv`` whose matching ``send``
+    carries another dtype or shape, the receiver raises it.
 
     Carries ``collective`` (this rank's call), ``rank``, ``group``, ``number`` (the
-    collective's sequence number in the group), ``calls`` (rank -> what it called and
-    where) and ``differ`` (the fields that differ).
+    collective's sequence number in the group; None for send/recv), ``calls`` (rank -> what
+    it called and where) and ``differ`` (the fields that differ).
     """
 
-    def __init__(self, collective: str, *, rank: int, group: str, number: int,
-                 calls: dict[int, str], differ: list[str]):
+    def __init__(self, collective: str, *, rank: int, group: str, number: int | None,
+                 calls: dict[int, str], differ: list[str], expected: str | None = None):
         self.collective, self.rank, self.group, self.number = collective, rank, group, number
         self.calls, self.differ = calls, differ
+        what = "called different collectives (collective #{} of the group, " \
+            .format(number) if number is not None else "sent and received different arrays ("
         super().__init__(
-            f"the ranks of group {group!r} called different collectives (collective "
-            f"#{number} of the group, seen by rank {rank}; they differ in "
-            f"{', '.join(differ) or 'nothing compared'})", op=collective,
-            expected="the same collective with the same op, dtype, shape and root/axes on "
-                     "every rank",
+            f"the ranks of group {group!r} {what}seen by rank {rank}; they differ in "
+            f"{', '.join(differ)})", op=collective,
+            expected=expected or "the same collective with the same op, dtype, shape and "
+                                 "root/axes on every rank",
             got="; ".join(f"rank {r}: {c}" for r, c in sorted(calls.items())),
             hint="no data moved; comm_check='off' (set_auto_parallel_context) skips this "
                  "check")

@@ -25,11 +25,11 @@ from collections import deque
 
 import numpy as np
 
-from sporeling.core import get_context
 from sporeling.core.errors import DTypeError, ShapeError
 
 from ..errors import CommunicatorError
-from .check import CheckedHandle, describe, encode, group_id, user_line
+from .check import (AllOf, CheckedHandle, Described, checking, encode, group_id,
+                    message_mismatch, user_line)
 from .handle import DoneHandle, Handle
 
 __all__ = ["Communicator", "REDUCE_OPS", "WORLD"]
@@ -54,6 +54,7 @@ class Communicator:
         self.groups: dict[str, Communicator | None] = {}  # named subgroups made from this one
         self._check_seq = 0                 # collectives checked so far (comm_check)
         self._unstarted: deque = deque()    # checked collectives waiting to start, in order
+        self._unposted: dict[tuple[int, int], deque] = {}  # checked recvs by (source, tag)
         self._group_id = group_id(group, self.world_ranks)
 
     def __repr__(self) -> str:
@@ -98,10 +99,18 @@ class Communicator:
     def _start_barrier(self) -> Handle:
         raise NotImplementedError
 
-    def _start_signature_gather(self, sig: np.ndarray, called: str) -> Handle:
+    def _start_signature_gather(self, sig: np.ndarray, called) -> Handle:
         """Start all-gathering the int64 ``sig`` (one signature, see :mod:`.check`) over a
         channel user collectives never use; result shape ``(size, len(sig))``. ``called``
-        says what this rank called (for a timeout's message)."""
+        prints what this rank called (for a timeout's message)."""
+        raise NotImplementedError
+
+    def _start_signature_send(self, sig: np.ndarray, dest: int, tag: int) -> Handle:
+        """Start sending a send's signature to ``dest`` on that side channel."""
+        raise NotImplementedError
+
+    def _start_signature_recv(self, source: int, tag: int) -> Handle:
+        """Start receiving the signature of ``source``'s send with ``tag`` (side channel)."""
         raise NotImplementedError
 
     def _create_group(self, name: str, ranks: list[int]) -> "Communicator | None":
@@ -160,12 +169,12 @@ class Communicator:
         """``start()``'s handle, or -- with ``comm_check`` on and peers to meet -- a handle
         that exchanges this call's signature first and starts only when every rank's
         matches (:mod:`.check`)."""
-        if self.size == 1 or get_context("comm_check") != "on":
+        if self.size == 1 or not checking():
             return start()
         self._check_seq += 1
         sig = encode(kind, self._check_seq, group_id=self._group_id, line=user_line(),
                      **fields)
-        return CheckedHandle(kind, self, self._start_signature_gather(sig, describe(sig)),
+        return CheckedHandle(kind, self, self._start_signature_gather(sig, Described(sig)),
                              start)
 
     # ---- collectives (nonblocking) ----------------------------------------------------------
@@ -264,12 +273,29 @@ class Communicator:
     def isend(self, x, dest: int, tag: int = 0) -> Handle:
         """Start sending ``x`` to member ``dest``; do not change ``x`` before ``wait()``."""
         x = self._array("send", x)
-        return self._start_send(x, self._peer("send", "dest", dest), int(tag))
+        dest, tag = self._peer("send", "dest", dest), int(tag)
+        if not checking():
+            return self._start_send(x, dest, tag)
+        # the signature goes first on its own channel; the receiver checks it before it
+        # posts the receive of the data (so a wrong buffer never takes the data)
+        sig = encode("send", 0, dtype=x.dtype, shape=x.shape, p1=dest, p2=tag,
+                     line=user_line())
+        return AllOf("send", self, [self._start_signature_send(sig, dest, tag),
+                                    self._start_send(x, dest, tag)])
 
     def irecv(self, shape, dtype, source: int, tag: int = 0) -> Handle:
         """Start receiving an array of ``shape``/``dtype`` from member ``source``."""
-        return self._start_recv(tuple(int(s) for s in shape), np.dtype(dtype),
-                                self._peer("recv", "source", source), int(tag))
+        shape, dtype = tuple(int(s) for s in shape), np.dtype(dtype)
+        source, tag = self._peer("recv", "source", source), int(tag)
+        if not checking():
+            return self._start_recv(shape, dtype, source, tag)
+        mine = encode("recv", 0, dtype=dtype, shape=shape, p1=source, p2=tag, line=user_line())
+        return CheckedHandle("recv", self, self._start_signature_recv(source, tag),
+                             lambda: self._start_recv(shape, dtype, source, tag),
+                             queue=self._unposted.setdefault((source, tag), deque()),
+                             mismatch=lambda sent: message_mismatch(
+                                 self, mine, sent, source,
+                                 f"shape {shape} {dtype} from rank {source}"))
 
     def ibarrier(self) -> Handle:
         """Start a barrier; ``wait()`` returns once every member has entered it."""

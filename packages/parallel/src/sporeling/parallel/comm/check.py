@@ -26,6 +26,7 @@ have started.
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import zlib
@@ -33,11 +34,13 @@ from collections import deque
 
 import numpy as np
 
+from sporeling.core import context_version, get_context
+
 from ..errors import CollectiveMismatchError
 from .handle import Handle
 
-__all__ = ["encode", "describe", "line_of", "CheckedHandle", "group_id", "user_line",
-           "mismatch_error", "SIGNATURE_WORDS"]
+__all__ = ["encode", "describe", "line_of", "CheckedHandle", "AllOf", "group_id", "user_line",
+           "mismatch_error", "message_mismatch", "SIGNATURE_WORDS", "checking", "Described"]
 
 KINDS = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "all_to_all", "barrier",
          "send", "recv")
@@ -63,11 +66,25 @@ def group_id(name: str, world_ranks) -> int:
     return zlib.crc32(repr((name, tuple(world_ranks))).encode())
 
 
-def _text_words(text: str, words: int) -> np.ndarray:
+_LINE_WORDS = SIGNATURE_WORDS - COMPARED
+_checking = [-1, False]  # (context version, comm_check == "on")
+
+
+def checking() -> bool:
+    """Whether ``comm_check`` is on (cached per context version: this runs per collective,
+    and a key at its default costs a registry look-up)."""
+    version = context_version()
+    if version != _checking[0]:
+        _checking[:] = [version, get_context("comm_check") == "on"]
+    return _checking[1]
+
+
+@functools.lru_cache(maxsize=1024)  # lines and dtype names repeat: encode each once
+def _text_words(text: str, words: int) -> tuple[int, ...]:
     raw = text.encode("utf-8", "replace")
     if len(raw) > words * 8:  # keep the end: the file's name and the line number
         raw = b"..." + raw[-(words * 8 - 3):]
-    return np.frombuffer(raw.ljust(words * 8, b"\0"), np.int64)
+    return tuple(np.frombuffer(raw.ljust(words * 8, b"\0"), np.int64).tolist())
 
 
 def _words_text(words: np.ndarray) -> str:
@@ -78,17 +95,13 @@ def encode(kind: str, seq: int, *, op: str | None = None, dtype=None, shape=(),
            p1: int = _NONE, p2: int = _NONE, group_id: int = 0, line: str = "") -> np.ndarray:
     """The signature of one call: int64 words, equal across ranks exactly when the calls
     match (the trailing line words excepted)."""
-    sig = np.zeros(SIGNATURE_WORDS, np.int64)
-    sig[_MAGIC_AT], sig[_SEQ], sig[_KIND] = _MAGIC, seq, KINDS.index(kind)
-    sig[_OP] = _NONE if op is None else OPS.index(op)
-    sig[_DTYPE:_DTYPE + 2] = _text_words("" if dtype is None else np.dtype(dtype).name, 2)
-    sig[_P1], sig[_P2], sig[_GROUP] = p1, p2, group_id
     shape = tuple(int(s) for s in shape)
-    sig[_NDIM] = len(shape) if dtype is not None else _NONE
-    sig[_SHAPE_CRC] = zlib.crc32(repr(shape).encode())
-    sig[_DIMS:_DIMS + min(len(shape), MAX_DIMS)] = shape[:MAX_DIMS]
-    sig[COMPARED:] = _text_words(line, SIGNATURE_WORDS - COMPARED)
-    return sig
+    dims = shape[:MAX_DIMS] + (0,) * (MAX_DIMS - min(len(shape), MAX_DIMS))
+    return np.array((_MAGIC, seq, KINDS.index(kind), _NONE if op is None else OPS.index(op))
+                    + _text_words("" if dtype is None else np.dtype(dtype).name, 2)
+                    + (p1, p2, group_id, len(shape) if dtype is not None else _NONE,
+                       zlib.crc32(repr(shape).encode())) + dims
+                    + _text_words(line, _LINE_WORDS), np.int64)
 
 
 def describe(sig: np.ndarray) -> str:
@@ -118,6 +131,21 @@ def describe(sig: np.ndarray) -> str:
     return text
 
 
+class Described:
+    """``describe(sig)`` when printed: a timeout's message names the call, and the
+    formatting is paid for only then."""
+    __slots__ = ("sig",)
+
+    def __init__(self, sig: np.ndarray):
+        self.sig = sig
+
+    def __str__(self) -> str:
+        return describe(self.sig)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
 def line_of(sig: np.ndarray) -> str:
     return _words_text(sig[COMPARED:])
 
@@ -133,49 +161,70 @@ def user_line() -> str:
            f"{frame.f_code.co_name}"
 
 
-def mismatch_error(comm, kind: str, signatures: np.ndarray) -> CollectiveMismatchError:
-    """The error every rank raises for gathered ``signatures`` (one row per rank) that
-    differ: what each rank called and where, and which fields differ."""
+def _call(sig: np.ndarray) -> str:
+    line = line_of(sig)
+    return describe(sig) + (f" at {line}" if line else "")
+
+
+def _differ(rows: np.ndarray, fields) -> list[str]:
+    return [name for name in fields
+            if any(len(set(rows[:, s].tolist())) > 1 for s in _FIELDS[name])]
+
+
+def mismatch_error(comm, kind: str, signatures: np.ndarray) -> CollectiveMismatchError | None:
+    """None when the gathered ``signatures`` (one row per rank) match; else the error every
+    rank raises: what each rank called and where, and which fields differ."""
     rows = signatures[:, :COMPARED]
-    differ = [name for name, slots in _FIELDS.items()
-              if any(len(set(rows[:, s].tolist())) > 1 for s in slots)]
-    calls = {}
-    for r, sig in enumerate(signatures):
-        line = line_of(sig)
-        calls[r] = describe(sig) + (f" at {line}" if line else "")
+    if (rows == rows[0]).all():
+        return None
     return CollectiveMismatchError(kind, rank=comm.rank, group=comm.group,
-                                   number=int(signatures[comm.rank, _SEQ]), calls=calls,
-                                   differ=differ)
+                                   number=int(signatures[comm.rank, _SEQ]),
+                                   calls={r: _call(sig) for r, sig in enumerate(signatures)},
+                                   differ=_differ(rows, _FIELDS))
+
+
+def message_mismatch(comm, mine: np.ndarray, sent: np.ndarray, source: int,
+                     expected: str) -> CollectiveMismatchError | None:
+    """None when the message ``source`` announced (its send's signature) fits this rank's
+    recv ``mine`` (dtype and shape); else the error the receiver raises."""
+    differ = _differ(np.stack([mine, sent]), ("dtype", "shape"))
+    if not differ:
+        return None
+    return CollectiveMismatchError("recv", rank=comm.rank, group=comm.group, number=None,
+                                   calls={source: _call(sent), comm.rank: _call(mine)},
+                                   differ=differ, expected=expected)
 
 
 class CheckedHandle(Handle):
-    """A collective whose signature exchange is under way: once every rank's signature has
-    arrived and they match, ``start()`` starts the collective itself (in call order per
-    communicator); the result is that collective's."""
+    """An operation whose signature exchange (``check``) is under way: once it has arrived
+    and ``mismatch(result)`` finds nothing, ``start()`` starts the operation itself -- in
+    the order of ``queue`` (the communicator's collectives; or the receives from one source
+    with one tag); the result is that operation's."""
 
-    def __init__(self, collective: str, comm, check: Handle, start):
+    def __init__(self, collective: str, comm, check: Handle, start, *,
+                 queue: deque | None = None, mismatch=None):
         super().__init__(collective, comm, self._result_of_real)
         self._check, self._start, self._real = check, start, None
+        self._queue = comm._unstarted if queue is None else queue
+        self._mismatch = mismatch or (lambda got: mismatch_error(comm, collective, got))
         self._error: CollectiveMismatchError | None = None
-        comm._unstarted.append(self)
+        self._queue.append(self)
 
     # ---- starting in order ----------------------------------------------------------------
     def _advance(self) -> None:
-        """Start every queued collective of the communicator whose signatures have arrived,
-        in call order; a mismatch is raised here (and again by its own handle)."""
-        queue: deque = self.comm._unstarted
+        """Start every queued operation whose signatures have arrived, in call order; a
+        mismatch is raised here (and again by its own handle)."""
+        queue = self._queue
         while queue and queue[0]._check.test():
             queue.popleft()._verify_and_start()
         if self._error is not None:
             raise self._error
 
     def _verify_and_start(self) -> None:
-        signatures = self._check._result
-        if (signatures[:, :COMPARED] == signatures[0, :COMPARED]).all():
-            self._real = self._start()
-            return
-        self._error = mismatch_error(self.comm, self.collective, signatures)
-        raise self._error
+        self._error = self._mismatch(self._check._result)
+        if self._error is not None:
+            raise self._error
+        self._real = self._start()
 
     # ---- Handle -----------------------------------------------------------------------------
     def _poll(self) -> bool:
@@ -184,8 +233,7 @@ class CheckedHandle(Handle):
 
     def _block(self, deadline: float) -> bool:
         if self._real is None:
-            queue = self.comm._unstarted
-            for earlier in list(queue):  # this one's and every earlier signature exchange
+            for earlier in list(self._queue):  # this one's and every earlier signature exchange
                 if not earlier._check._done and not earlier._check._block(deadline):
                     return False
                 if earlier is self:
@@ -205,3 +253,25 @@ class CheckedHandle(Handle):
 
     def _cancel(self) -> None:
         (self._real or self._check)._cancel()
+
+
+class AllOf(Handle):
+    """Several started operations as one (a send and its announcement); the result is the
+    last one's."""
+
+    def __init__(self, collective: str, comm, handles: list[Handle]):
+        super().__init__(collective, comm, lambda: handles[-1].wait(0))
+        self._handles = handles
+
+    def _poll(self) -> bool:
+        return all([h.test() for h in self._handles])
+
+    def _block(self, deadline: float) -> bool:
+        return all(h._done or h._block(deadline) for h in self._handles)
+
+    def _detail(self) -> str:
+        return "; ".join(d for h in self._handles if not h._done and (d := h._detail()))
+
+    def _cancel(self) -> None:
+        for h in self._handles:
+            h._cancel()

@@ -203,6 +203,21 @@ class LocalCommunicator(Communicator):
                                 lambda bufs: {m: np.stack(bufs) for m in range(n)},
                                 signatures=True)
 
+    def _signature_view(self) -> "LocalCommunicator":
+        """This member on the group's signature rendezvous (its own rounds and mailboxes)."""
+        with self._world.cond:
+            if self._group.signatures is None:
+                self._group.signatures = _LocalGroup(self._group.name, self._group.world_ranks)
+        return LocalCommunicator(self._world, self._group.signatures, self.rank)
+
+    def _start_signature_send(self, sig, dest, tag):
+        return self._signature_view()._start_send(sig, dest, tag)
+
+    def _start_signature_recv(self, source, tag):
+        from .check import SIGNATURE_WORDS
+        return self._signature_view()._start_recv((SIGNATURE_WORDS,), np.dtype(np.int64),
+                                                  source, tag)
+
     def _start_barrier(self):
         n = self.size
         return self._collective("barrier", (), None, lambda bufs: {m: None for m in range(n)})

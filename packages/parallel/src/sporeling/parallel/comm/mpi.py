@@ -134,8 +134,20 @@ class MpiCommunicator(Communicator):
     def _start_signature_gather(self, sig, called):
         out = self.empty((self.size,) + sig.shape, sig.dtype)
         req = self.check_comm.Iallgather(_bytes(sig), _bytes(out))
-        handle = self._handle(called, req, lambda: out, (sig, out))
+        handle = self._handle("signature check", req, lambda: out, (sig, out))
         handle._detail = lambda: f"this rank called {called}; a rank has not reached it"
+        return handle
+
+    def _start_signature_send(self, sig, dest, tag):
+        req = self.check_comm.Isend(_bytes(sig), dest=dest, tag=tag)
+        return self._handle("send", req, lambda: None, (sig,))
+
+    def _start_signature_recv(self, source, tag):
+        from .check import SIGNATURE_WORDS
+        out = np.empty(SIGNATURE_WORDS, np.int64)
+        req = self.check_comm.Irecv(_bytes(out), source=source, tag=tag)
+        handle = self._handle("recv", req, lambda: out, (out,))
+        handle._detail = lambda: f"no send from rank {source} with tag {tag} announced"
         return handle
 
     def _start_barrier(self):

@@ -1,0 +1,35 @@
+"""Run by test_comm_check_mpi.py: rank 0 all-reduces while rank 1 all-gathers the same
+bytes (or rank 0 sends float32[4] and rank 1 receives float64[2]). Each rank reports the
+error it got (with the check off: what it received), and the job exits non-zero when
+anything mismatched."""
+import sys
+
+import numpy as np
+
+import sporeling.parallel as sp
+
+sp.init()
+mode, pair = sys.argv[1], sys.argv[2]   # "on"/"off"; "collectives" or "send"
+sp.set_auto_parallel_context(comm_timeout=5.0, comm_check=mode)
+rank = sp.get_rank()
+comm = sp.current()
+x = np.full(4, rank + 1.0, np.float32)
+try:
+    if pair == "send":                   # 16 bytes sent as float32[4], received as float64[2]
+        got = comm.send(x, 1, tag=4) if rank == 0 else comm.recv((2,), np.float64, 0, tag=4)
+        if rank == 0:
+            sys.exit(0)
+    elif rank == 0:
+        got = comm.all_reduce(x)
+    else:
+        got = comm.all_gather(x[:2])     # 2 float32 from each rank: 4 in all, as rank 0's
+    print(f"rank {rank}: mismatched collective returned {got.tolist()}", flush=True)
+except sp.CollectiveMismatchError as err:
+    print(f"rank {rank}: {type(err).__name__}: {err}", flush=True)
+    if pair == "send":
+        sys.exit(3)
+    # the communicator still works: no rank started the mismatched collective
+    total = comm.all_reduce(np.array([rank + 1.0]))
+    print(f"rank {rank}: next all_reduce {total.tolist()}", flush=True)
+    sp.release()
+    sys.exit(3)

@@ -1,0 +1,52 @@
+"""comm_check on 2 real MPI ranks (the MPICH wheel's mpiexec): a mismatched pair is
+CollectiveMismatchError on both ranks and a non-zero exit, where the check off lets the
+all_gather rank complete with wrong data."""
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+from sporeling.parallel.launch import mpiexec_command
+
+JOB = Path(__file__).parent / "mpi_jobs" / "check_mismatch_job.py"
+
+
+def _run(mode: str, pair: str = "collectives") -> subprocess.CompletedProcess:
+    return subprocess.run(mpiexec_command(2, str(JOB), [mode, pair]), capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_both_mpi_ranks_raise_the_mismatch_and_the_job_fails_without_wrong_data():
+    done = _run("on")
+    assert done.returncode != 0, done.stdout
+    for rank, called in ((0, "all_reduce"), (1, "all_gather")):
+        line = re.search(rf"rank {rank}: CollectiveMismatchError: {called}: .*", done.stdout)
+        assert line, done.stdout + done.stderr[-3000:]
+        assert "rank 0: all_reduce(sum) float32[4] at check_mismatch_job.py:" in line[0]
+        assert "rank 1: all_gather(axis 0) float32[2] at check_mismatch_job.py:" in line[0]
+    assert "returned" not in done.stdout  # no rank got data
+    # no rank started the mismatched collective, so the next one matches as usual
+    assert sorted(re.findall(r"rank \d: next all_reduce \[3.0\]", done.stdout)) == \
+        ["rank 0: next all_reduce [3.0]", "rank 1: next all_reduce [3.0]"], done.stdout
+
+
+def test_with_the_check_off_mpi_lets_a_mismatched_rank_complete_with_wrong_data():
+    done = _run("off")  # what comm_check prevents: MPI matches collectives by order
+    assert done.returncode != 0
+    assert "CollectiveTimeoutError: all_reduce: rank 0 of group 'world' waited 5" in \
+        done.stderr, done.stderr[-3000:]
+    assert "CollectiveMismatchError" not in done.stdout + done.stderr
+
+
+def test_a_recv_that_does_not_fit_its_send_on_mpi():
+    done = _run("on", "send")
+    assert done.returncode != 0
+    assert "rank 1: CollectiveMismatchError: recv: " in done.stdout, done.stderr[-3000:]
+    assert "rank 0: send(dest 1, tag 4) float32[4] at check_mismatch_job.py:" in done.stdout
+    assert "rank 1: recv(source 0, tag 4) float64[2] at check_mismatch_job.py:" in done.stdout
+    assert "returned" not in done.stdout
+    done = _run("off", "send")  # the same 16 bytes: MPI hands float32 bits over as float64
+    assert done.returncode == 0, done.stderr[-3000:]
+    wrong = np.full(4, 1.0, np.float32).view(np.float64).tolist()  # float32 1.0s as float64
+    assert f"rank 1: mismatched collective returned {wrong}" in done.stdout, done.stdout

@@ -54,7 +54,8 @@ def env_spec(env_id: str, op: str = "rl") -> EnvSpec:
         env.close()
 
 
-def make_vec_env(env_id: str, num_envs: int, op: str = "rl") -> tuple[gym.vector.VectorEnv, EnvSpec]:
+def make_vec_env(env_id: str, num_envs: int,
+                 op: str = "rl") -> tuple[gym.vector.VectorEnv, EnvSpec]:
     """``num_envs`` copies of ``env_id`` stepped together (SyncVectorEnv, SAME_STEP
     autoreset). Seed it with ``env.reset(seed=s)``: copy ``i`` gets seed ``s + i``."""
     if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:

@@ -20,7 +20,7 @@ import platformdirs
 
 log = logging.getLogger("sporeling.numba_backend")
 
-__all__ = ["numba", "AVAILABLE", "PARALLEL_FROM", "cache_dir", "jit", "parallel_and_serial",
+__all__ = ["load_numba", "AVAILABLE", "PARALLEL_FROM", "cache_dir", "jit", "parallel_and_serial",
            "load_generated", "log", "say_once"]
 
 PARALLEL_FROM = int(os.environ.get("SPORELING_NUMBA_PARALLEL_FROM", 1 << 22))
@@ -36,19 +36,25 @@ def cache_dir() -> Path:
     return Path(env) if env else Path(platformdirs.user_cache_dir("sporeling")) / "numba"
 
 
-try:
+# Whether numba is installed, without importing it: the plugin host loads this plugin in
+# every process, and importing numba takes seconds; it is imported at the first compile.
+AVAILABLE = importlib.util.find_spec("numba") is not None
+
+
+def load_numba():
+    """numba, imported on first use with the cache directory set."""
     import numba
-    from numba import config as _config
-    _config.CACHE_DIR = str(cache_dir())  # read when a cached function is decorated
-    AVAILABLE = True
-except ImportError:  # the plugin still installs its backend: every kernel is NumPy's
-    numba = None
-    AVAILABLE = False
+    if numba.config.CACHE_DIR != str(cache_dir()):
+        numba.config.CACHE_DIR = str(cache_dir())  # read when a cached function is made
+    return numba
 
 
 def jit(fn=None, *, parallel: bool = False):
     """``numba.njit(cache=True, fastmath=False)`` (``parallel`` for prange loops)."""
     def wrap(fn):
+        numba = load_numba()
+        if "_prange" in fn.__globals__:  # kernels loop with _prange: numba's, once loaded
+            fn.__globals__["_prange"] = numba.prange
         return numba.njit(cache=True, fastmath=False, parallel=parallel, nogil=True)(fn)
     return wrap if fn is None else wrap(fn)
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from sporeling.runtime.kernels import NUMPY_KERNELS
 
-from .compiling import PARALLEL_FROM, load_generated, say_once
+from .compiling import PARALLEL_FROM, load_generated, load_numba, say_once
 
 __all__ = ["fused_elementwise", "source_of", "SCALAR"]
 
@@ -158,7 +158,7 @@ def supported(expr: tuple) -> bool:
 
 @lru_cache(maxsize=1024)
 def _compiled(expr: tuple, n_in: int, ndim: int):
-    import numba
+    numba = load_numba()
     module = load_generated(source_of(expr, n_in, ndim), "fused")
     return numba.njit(cache=True, parallel=True, fastmath=False, nogil=True)(module.kernel)
 

@@ -9,12 +9,12 @@ import numpy as np
 from sporeling.core import ShapeError
 from sporeling.runtime.kernels import NUMPY_KERNELS
 
-from .compiling import jit, numba, parallel_and_serial
+from .compiling import parallel_and_serial
 
 __all__ = ["softmax_cross_entropy", "softmax_cross_entropy_grad", "max_pool2d",
            "max_pool2d_scatter"]
 
-_prange = numba.prange if numba is not None else range
+_prange = range  # numba.prange once numba compiles these (compiling.jit sets it)
 
 
 @parallel_and_serial

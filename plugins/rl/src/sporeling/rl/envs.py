@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import gymnasium as gym
 import numpy as np
 
 from .errors import RLError, SpaceError, UnknownEnvError
@@ -26,7 +25,14 @@ class EnvSpec:
     n_actions: int
 
 
+def _gym():
+    # imported on use: the plugin host imports this package whenever it collects commands
+    import gymnasium
+    return gymnasium
+
+
 def _make(env_id: str, op: str):
+    gym = _gym()
     try:
         return gym.make(env_id)
     except gym.error.Error as exc:  # NameNotFound, VersionNotFound, UnregisteredEnv, ...
@@ -36,6 +42,7 @@ def _make(env_id: str, op: str):
 
 
 def env_spec(env_id: str, op: str = "rl") -> EnvSpec:
+    gym = _gym()
     """Check that ``env_id`` exists and has a Discrete action space and a flat Box
     observation; raise :class:`UnknownEnvError` / :class:`SpaceError` naming it if not."""
     env = _make(env_id, op)
@@ -55,13 +62,14 @@ def env_spec(env_id: str, op: str = "rl") -> EnvSpec:
 
 
 def make_vec_env(env_id: str, num_envs: int,
-                 op: str = "rl") -> tuple[gym.vector.VectorEnv, EnvSpec]:
+                 op: str = "rl") -> tuple["gymnasium.vector.VectorEnv", EnvSpec]:
     """``num_envs`` copies of ``env_id`` stepped together (SyncVectorEnv, SAME_STEP
     autoreset). Seed it with ``env.reset(seed=s)``: copy ``i`` gets seed ``s + i``."""
     if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
         raise RLError("bad number of environments", op=op, expected="an int >= 1",
                       got=repr(num_envs))
     spec = env_spec(env_id, op)
+    gym = _gym()
     env = gym.vector.SyncVectorEnv([lambda: gym.make(env_id) for _ in range(int(num_envs))],
                                    autoreset_mode=gym.vector.AutoresetMode.SAME_STEP)
     return env, spec

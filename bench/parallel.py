@@ -328,7 +328,8 @@ ROWS.append(data_parallel_rows)
 def comm_check_rows(comm, args) -> list[Row]:
     """A float32 sum all-reduce (``out=``) of 4 KiB and 16 MiB with ``comm_check`` on (one
     small signature all-gather first) against off; the two alternate call by call, each
-    behind a barrier. 4 KiB calls are short, so they repeat 20x as often."""
+    behind a barrier. 4 KiB calls are short, so they repeat 20x as often. Then 4 KiB calls
+    back to back (mean per call over blocks of 50), on and off alternating by block."""
     from sporeling.core import set_context
     rows = []
     for label, nbytes, repeat in (("4 KiB", 4 << 10, args.repeat * 20),
@@ -348,7 +349,24 @@ def comm_check_rows(comm, args) -> list[Row]:
         set_context(comm_check="on")
         extra = (np.median(times["on"]) - np.median(times["off"])) * 1e6
         rows.append(Row("comm_check", label, times["on"], "comm_check off", times["off"],
-                        f"{comm.size} ranks, all_reduce out=; +{extra:.0f} us per call"))
+                        f"{comm.size} ranks, all_reduce out=; {extra:+.0f} us per call"))
+    # back to back (no barrier between calls): each call waits for the slower rank twice
+    x = np.full(1024, comm.rank + 1.0, np.float32)
+    out, calls = np.empty_like(x), 50
+    times = {"on": [], "off": []}
+    for block in range(args.rounds * 4):
+        for mode in (("on", "off") if block % 2 == 0 else ("off", "on")):
+            set_context(comm_check=mode)
+            time.sleep(IDLE_S)
+            comm.barrier()
+            start = time.perf_counter()
+            for _ in range(calls):
+                comm.all_reduce(x, out=out)
+            times[mode].append((time.perf_counter() - start) / calls)
+    set_context(comm_check="on")
+    extra = (np.median(times["on"]) - np.median(times["off"])) * 1e6
+    rows.append(Row("comm_check", "4 KiB b2b", times["on"], "comm_check off", times["off"],
+                    f"{calls} calls back to back per sample; {extra:+.0f} us per call"))
     return rows
 
 

@@ -3,6 +3,7 @@ CollectiveMismatchError on both ranks and a non-zero exit, where the check off l
 all_gather rank complete with wrong data."""
 import re
 import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
@@ -50,3 +51,14 @@ def test_a_recv_that_does_not_fit_its_send_on_mpi():
     assert done.returncode == 0, done.stderr[-3000:]
     wrong = np.full(4, 1.0, np.float32).view(np.float64).tolist()  # float32 1.0s as float64
     assert f"rank 1: mismatched collective returned {wrong}" in done.stdout, done.stdout
+
+
+def test_a_rank_that_never_reaches_the_check_is_the_timeout_error_on_mpi():
+    start = time.monotonic()
+    done = _run("on", "missing")
+    assert done.returncode != 0
+    assert "CollectiveTimeoutError: all_reduce: rank 0 of group 'world' waited 5" in \
+        done.stderr, done.stderr[-3000:]
+    assert "in the signature check (comm_check='on'): this rank called all_reduce(sum) " \
+           "float32[4]; a rank has not reached it" in done.stderr
+    assert time.monotonic() - start < 50  # rank 0's abort cut rank 1's 60 s sleep short

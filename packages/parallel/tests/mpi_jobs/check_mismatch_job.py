@@ -1,21 +1,26 @@
 """Run by test_comm_check_mpi.py: rank 0 all-reduces while rank 1 all-gathers the same
-bytes (or rank 0 sends float32[4] and rank 1 receives float64[2]). Each rank reports the
+bytes (or rank 0 sends float32[4] and rank 1 receives float64[2]; or rank 1 never comes). Each rank reports the
 error it got (with the check off: what it received), and the job exits non-zero when
 anything mismatched."""
 import sys
+import time
 
 import numpy as np
 
 import sporeling.parallel as sp
 
 sp.init()
-mode, pair = sys.argv[1], sys.argv[2]   # "on"/"off"; "collectives" or "send"
+mode, pair = sys.argv[1], sys.argv[2]   # "on"/"off"; "collectives", "send" or "missing"
 sp.set_auto_parallel_context(comm_timeout=5.0, comm_check=mode)
 rank = sp.get_rank()
 comm = sp.current()
 x = np.full(4, rank + 1.0, np.float32)
 try:
-    if pair == "send":                   # 16 bytes sent as float32[4], received as float64[2]
+    if pair == "missing":                # rank 1 never comes: rank 0's check times out
+        if rank == 1:
+            time.sleep(60)
+        got = comm.all_reduce(x)
+    elif pair == "send":                   # 16 bytes sent as float32[4], received as float64[2]
         got = comm.send(x, 1, tag=4) if rank == 0 else comm.recv((2,), np.float64, 0, tag=4)
         if rank == 0:
             sys.exit(0)

@@ -15,8 +15,8 @@ def nbytes_pool(**kw):
 
 def block_of(pool, array):
     """(region name, block id) the array lives in."""
-    region, block, _, _ = pool._live[owner_of(array).alloc_id]
-    return region.name, block.id
+    extent = owner_of(array).extent
+    return extent.region.name, extent.block.id
 
 
 def test_buffers_are_aligned_and_sizes_rounded_up():

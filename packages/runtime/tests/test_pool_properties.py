@@ -8,6 +8,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 
 from sporeling.core import OutOfMemoryError
 from sporeling.runtime import MemoryPool, PoolError
+from sporeling.runtime.memory import owner_of
 
 from runtime_helpers import KB, MB
 
@@ -33,8 +34,8 @@ class PoolModel(RuleBasedStateMachine):
 
     def held(self):
         """Bytes of blocks holding a live buffer: what no release of idle blocks frees."""
-        self.pool.stats()                    # drains queued frees
-        blocks = {id(block): block.size for _, block, _, _ in self.pool._live.values()}
+        blocks = {id(owner_of(a).extent.block): owner_of(a).extent.block.size
+                  for a, _ in self.live.values()}
         return sum(blocks.values())
 
     @rule(n=st.one_of(st.integers(0, 4 * KB), st.integers(0, 1536 * KB)),

@@ -14,6 +14,8 @@ import itertools
 import numpy as np
 
 from sporeling.core import SporelingError, context_version, get_context
+# the list context_version() reads: a subscript where a call would be, on every eager op
+from sporeling.core.context import _version as _CONTEXT_VERSION
 from sporeling.runtime import get_backend
 from sporeling.runtime.events import kernel_listeners as _kernel_listeners, timed_call
 
@@ -70,7 +72,7 @@ class EagerInterpreter(Interpreter):
 
     def apply(self, prim: Primitive, args: tuple, params: dict):
         # hot path: a dict hit while the context is unchanged (kernel() re-reads it)
-        fn = self._kernels.get(prim.name) if self._version == context_version() else None
+        fn = self._kernels.get(prim.name) if self._version == _CONTEXT_VERSION[0] else None
         if fn is None:
             if prim.impl is not None:  # off the hot path: impl primitives never hit the cache
                 return prim.impl(*args, **params)
@@ -78,7 +80,9 @@ class EagerInterpreter(Interpreter):
         try:
             if _kernel_listeners:  # a profiler is on (see runtime.events)
                 return timed_call(fn, prim.name, self._backend, args, params)
-            return fn(self._backend, *args, **params)
+            if params:
+                return fn(self._backend, *args, **params)
+            return fn(self._backend, *args)  # an empty ** still costs a dict copy
         except SporelingError as exc:
             locate(exc)  # the user's file:line and function, looked up only on failure
             raise

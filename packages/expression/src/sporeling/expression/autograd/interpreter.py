@@ -54,7 +54,17 @@ class PyNativeInterpreter(Interpreter):
                 args = hook(prim, args)
         level = STATE.level
         if not level:  # fast path: nothing to record
-            out = run(prim, [a._data if isinstance(a, Tensor) else a for a in args], params)
+            n = len(args)  # one or two operands: no list comprehension (a call in 3.11)
+            if n == 2:
+                a, b = args
+                out = run(prim, (a._data if isinstance(a, Tensor) else a,
+                                 b._data if isinstance(b, Tensor) else b), params)
+            elif n == 1:
+                a = args[0]
+                out = run(prim, (a._data if isinstance(a, Tensor) else a,), params)
+            else:
+                out = run(prim, [a._data if isinstance(a, Tensor) else a for a in args],
+                          params)
             if prim.multiple_results:
                 return tuple(wrap(o) for o in out)
             return wrap(out)

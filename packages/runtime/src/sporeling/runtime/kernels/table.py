@@ -82,12 +82,17 @@ def from_ufunc(name: str, ufunc: np.ufunc) -> Callable:
         if out is None:
             first = inputs[0]
             if type(first) is _ndarray:  # hottest: arrays of one shape and dtype
-                last = inputs[-1]  # ufuncs here take one or two inputs
-                if nin == 1 or (nin == 2 and type(last) is _ndarray
-                                and last.dtype is first.dtype and last.shape == first.shape):
-                    dtype = same_dtype_result.get(first.dtype)
-                    if dtype is not None:
-                        return ufunc(*inputs, out=backend.allocate(first.shape, dtype))
+                dtype = same_dtype_result.get(first.dtype)
+                if dtype is not None:
+                    # operands named, not unpacked: ufunc(*inputs, out=...) costs a
+                    # third of a small op more (out stays a keyword: NumPy deprecates a
+                    # positional one for maximum and minimum)
+                    if nin == 1:
+                        return ufunc(first, out=backend.allocate(first.shape, dtype))
+                    last = inputs[1]
+                    if nin == 2 and type(last) is _ndarray and last.dtype is first.dtype \
+                            and last.shape == first.shape:
+                        return ufunc(first, last, out=backend.allocate(first.shape, dtype))
             out = backend.allocate(*_result(inputs))
         return ufunc(*inputs, out=out)
 

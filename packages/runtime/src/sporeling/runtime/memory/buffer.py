@@ -8,12 +8,28 @@ same type, and the owner's own base is the block's ``mmap``, not an array). When
 last of them is garbage the owner goes, and its ``__del__`` returns the extent to the pool
 (a ``__del__`` costs a fraction of a ``weakref.finalize``, and building the owner as an
 array costs a third of an ``__array_interface__`` round trip: this is the hot path of every
-op). :meth:`BufferOwner.release` is the explicit free; a flag makes the two paths
-idempotent with each other.
+op). :meth:`BufferOwner.release` is the explicit free.
+
+The owner holds two slots, set once at allocation: its ``pool`` and its ``extent`` (the
+pool's record of where the bytes are, see :class:`~.pool.Extent`), which becomes ``None``
+when the bytes go back. Taking the extent out is what makes the two ways back idempotent
+with each other: only the one that takes it returns it (``release`` takes it under the
+pool's lock, so two threads freeing one array cannot both return it; ``__del__`` needs no
+lock, as nobody else can reach a dying owner).
+
+``__del__`` hands the extent to the pool's queue of frees (an atomic ``deque.append``),
+which the pool accounts at its next allocation or statistics read, under the lock it takes
+then anyway: a free costs no lock of its own. Only with ``mempool_poison`` on (the bytes
+must be overwritten now) or a memory listener (a profiler sees each free when it happens)
+does it return the extent at once.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from sporeling.core.context import _version as _CONTEXT_VERSION
+
+from ..events import memory_listeners as _memory_listeners
 
 __all__ = ["BufferOwner", "owner_of"]
 
@@ -23,10 +39,10 @@ _ndarray = np.ndarray
 class BufferOwner(np.ndarray):
     """Owns one allocation's bytes of a block (the ``.base`` of the array handed out)."""
 
-    __slots__ = ("pool", "alloc_id", "released")
+    __slots__ = ("pool", "extent")
 
     # MemoryPool.allocate builds it: ndarray.__new__(BufferOwner, shape, dtype, block.raw,
-    # offset), sets the three slots and hands out ``owner.view(np.ndarray)``.
+    # offset), sets the two slots and hands out ``owner.view(np.ndarray)``.
 
     @property
     def address(self) -> int:
@@ -34,24 +50,30 @@ class BufferOwner(np.ndarray):
 
     def release(self) -> None:
         """Give the bytes back now (at most once)."""
-        if not self.released:
-            self.released = True
-            self.pool._release(self.alloc_id)
+        self.pool._release_owner(self)
 
     def __del__(self) -> None:
-        if not self.released:
-            self.released = True
+        extent = self.extent
+        if extent is not None:
+            self.extent = None
+            pool = self.pool
             try:
-                self.pool._release(self.alloc_id)
+                if pool._quiet_version == _CONTEXT_VERSION[0] and not _memory_listeners:
+                    # no poison to write, no profiler to tell: the pool accounts the free
+                    # at its next allocation or read, under the lock it takes then anyway
+                    pool._freed.append(extent)
+                else:
+                    pool._release(extent)
             except Exception:  # interpreter shutdown: nothing left to account to
                 pass
 
     @property
     def alive(self) -> bool:
-        return not self.released
+        return self.extent is not None
 
     def __repr__(self) -> str:
-        return f"<BufferOwner {self.alloc_id} of {self.nbytes} B at {self.address:#x}>"
+        state = "live" if self.extent is not None else "released"
+        return f"<BufferOwner of {self.nbytes} B at {self.address:#x}, {state}>"
 
     def __reduce__(self):  # an owner is pool bookkeeping, never data to pickle
         raise TypeError("a pool BufferOwner cannot be pickled; pickle the array instead")

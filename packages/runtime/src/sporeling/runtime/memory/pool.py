@@ -20,10 +20,15 @@
   and also only once the persistent region has a block (so the first parameter opens a
   persistent block). The buffer then lives in, and is counted in, the common region;
   ``stats().fallbacks`` counts these. A common request never uses persistent memory.
+* A buffer whose last view dies is queued and accounted at the pool's next allocation or
+  statistics read (under the lock those take anyway); every reading of the counters
+  drains the queue first, so they are exact whenever they are seen. With poison on, or a
+  memory listener, the free is accounted (and the bytes poisoned) at once.
 * Sizes are rounded up to ``alignment`` (64 bytes: a cache line, AVX-512 loads).
 * A freed extent first goes to a cache keyed by (region, exact size), from which the next
   request of that size is served without a search -- in a training loop nearly every
-  request repeats one of the previous step. The cache is flushed into the free extents
+  request repeats one of the previous step. The cached record (:class:`Extent`) is the one
+  the buffer had, reused as is: a cache hit builds nothing but the array. The cache is flushed into the free extents
   (coalescing) whenever a request misses it, and before statistics are read, so best fit,
   coalescing and the reported fragmentation are those of a pool without a cache.
 
@@ -47,10 +52,13 @@ import itertools
 import math
 import threading
 import weakref
+from typing import NamedTuple
 
 import numpy as np
 
-from sporeling.core import OutOfMemoryError, context_version, format_size, get_context
+from sporeling.core import OutOfMemoryError, format_size, get_context
+# the list context_version() reads: a subscript where a call would be, on every free
+from sporeling.core.context import _version as _CONTEXT_VERSION
 
 from ..errors import PoolError
 from ..events import memory_changed, memory_listeners as _memory_listeners
@@ -60,7 +68,7 @@ from .options import block_size as _check_block_size, max_memory as _check_max_m
 from .region import Region
 from .stats import PoolStats, fragmentation
 
-__all__ = ["MemoryPool", "POISON_BYTE", "fit_context_followers"]
+__all__ = ["MemoryPool", "Extent", "POISON_BYTE", "fit_context_followers"]
 
 _ndarray = np.ndarray
 _new_array = np.ndarray.__new__
@@ -71,6 +79,20 @@ _LARGE_GRANULE = 2 * 1024**2
 # Pools whose cap is the ``max_device_memory`` context key: set_context checks a lower cap
 # against each of them before accepting it.
 _FOLLOWERS: weakref.WeakSet = weakref.WeakSet()
+
+
+class Extent(NamedTuple):
+    """Where one allocation's bytes are: made when an extent is carved from a region's free
+    extents, kept by the buffer's owner while it lives and by the pool's cache after, until
+    the cache is flushed. ``key`` is the cache's (``size``, negated in the persistent
+    region); ``raw`` and ``start`` are what the owner array is built over."""
+    region: Region
+    block: Block
+    offset: int
+    size: int
+    key: int
+    raw: object
+    start: int
 
 
 def fit_context_followers(cap: int) -> None:
@@ -97,16 +119,20 @@ class MemoryPool:
         self._block_size = None if block_size is None else _check_block_size(block_size)
         self._max_memory = None if max_memory is None else _check_max_memory(max_memory)
         self._regions = {"persistent": Region("persistent"), "common": Region("common")}
-        self._live: dict[int, tuple[Region, Block, int, int]] = {}
-        self._ids = itertools.count()
         self._block_ids = itertools.count()
         self._in_use = self._peak = self._fallbacks = 0
         # Finalizers may fire inside pool code (a GC pass during an allocation), so they only
         # queue their id; whoever holds the lock drains the queue.
         self._lock = threading.Lock()
-        self._pending: collections.deque[int] = collections.deque()
-        self._cache: dict[tuple[str, int], list[tuple[Region, Block, int]]] = {}
+        self._pending: collections.deque[Extent] = collections.deque()
+        # Frees queued by owners' __del__ when no poison is due (see .buffer): accounted at
+        # the next allocation (which may take the last one straight back) or read.
+        self._freed: collections.deque[Extent] = collections.deque()
+        self._cache: dict[int, list[Extent]] = {}  # Extent.key -> freed extents
         self._poison_version, self._poison_flag = -1, False
+        # the context version under which this pool's frees need no poison, so that an
+        # owner's __del__ may just queue its extent (see .buffer); -1: ask _release
+        self._quiet_version = -1
         if self._max_memory is None:
             _FOLLOWERS.add(self)
 
@@ -129,28 +155,49 @@ class MemoryPool:
         if not isinstance(dtype, np.dtype):
             dtype = np.dtype(dtype)
         size = -(-(math.prod(shape) * dtype.itemsize or 1) // self.alignment) * self.alignment
-        key = ("persistent" if persistent else "common", size)
-        with self._lock:
+        key = -size if persistent else size
+        lock = self._lock
+        lock.acquire()  # not `with`: half the cost on this path
+        try:
             if self._pending:
                 self._drain()
-            cached = self._cache.get(key)
-            if cached:  # Region.claim, inlined: this is every op's allocation
-                region, block, offset = cached.pop()
-                region.in_use += size
-                if region.in_use > region.peak:
-                    region.peak = region.in_use
-                region.allocations += 1
-                region.live += 1
+            freed = self._freed
+            extent = freed.pop() if freed else None
+            if extent is not None and extent[4] == key:
+                # Hand-off: the last buffer freed has this size and region (an op chain's
+                # previous result): the free and this allocation cancel out in every
+                # counter but the allocation count, and the peak cannot move (in use is
+                # what it was before that free).
+                extent[0].allocations += 1
+                if freed:
+                    self._drain()
+                if _memory_listeners:
+                    memory_changed(self, -size, self._in_use - size, self._peak)
             else:
-                self._flush_cache()
-                region, block, offset = self._place(size, persistent)
-            alloc_id = next(self._ids)
-            self._live[alloc_id] = (region, block, offset, size)
-            self._in_use += size
-            if self._in_use > self._peak:
-                self._peak = self._in_use
-        owner = _new_array(BufferOwner, shape, dtype, block.raw, block.start + offset)
-        owner.pool, owner.alloc_id, owner.released = self, alloc_id, False
+                if extent is not None:
+                    self._return(extent)
+                if freed:
+                    self._drain()
+                cached = self._cache.get(key)
+                if cached:  # Region.claim, inlined
+                    extent = cached.pop()
+                    region = extent[0]
+                    region.in_use += size
+                    if region.in_use > region.peak:
+                        region.peak = region.in_use
+                    region.allocations += 1
+                    region.live += 1
+                else:
+                    self._flush_cache()
+                    extent = self._place(size, persistent)
+                self._in_use += size
+                if self._in_use > self._peak:
+                    self._peak = self._in_use
+        finally:
+            lock.release()
+        owner = _new_array(BufferOwner, shape, dtype, extent[5], extent[6])
+        owner.pool = self
+        owner.extent = extent
         if _memory_listeners:  # a profiler is on (see runtime.events)
             memory_changed(self, size, self._in_use, self._peak)
         return owner.view(_ndarray)
@@ -166,14 +213,14 @@ class MemoryPool:
             raise PoolError("cannot free an array this pool did not allocate", op="free",
                             expected=f"a buffer (or view of one) from pool {self.name!r}",
                             got=f"{type(array).__name__} of shape {np.shape(array)}")
-        owner.release()
+        self._release_owner(owner)
 
     def owns(self, array: np.ndarray) -> bool:
         """Whether ``array`` views a live allocation of this pool."""
         owner = owner_of(array)
         return owner is not None and owner.pool is self and owner.alive
 
-    def _place(self, size: int, persistent: bool) -> tuple[Region, Block, int]:
+    def _place(self, size: int, persistent: bool) -> Extent:
         home = self._regions["persistent" if persistent else "common"]
         hit, region = home.take(size), home
         if hit is None and persistent and home.blocks:
@@ -184,7 +231,9 @@ class MemoryPool:
             region = home
             home.add_block(self._new_block(home.name, size))
             hit = home.take(size)
-        return (region, *hit)
+        block, offset = hit
+        return Extent(region, block, offset, size, -size if region.name == "persistent"
+                      else size, block.raw, block.start + offset)
 
     def _new_block(self, region: str, size: int) -> Block:
         cap = self.max_memory
@@ -230,55 +279,66 @@ class MemoryPool:
         error.requested, error.stats = size, s
         return error
 
-    def _release(self, alloc_id: int) -> None:
-        # from BufferOwner: its __del__, or the explicit free. Another thread (or a GC pass
-        # inside pool code) may hold the lock: then the id waits in the queue.
+    def _release(self, extent: Extent) -> None:
+        # from BufferOwner.__del__, which took the extent out of its owner. Another thread
+        # (or a GC pass inside pool code) may hold the lock: then the extent waits in the
+        # queue.
         if not self._lock.acquire(blocking=False):
-            self._pending.append(alloc_id)
+            self._pending.append(extent)
             return
         try:
             if self._pending:
                 self._drain()
-            self._return(alloc_id)
+            self._return(extent)
         finally:
             self._lock.release()
 
+    def _release_owner(self, owner: BufferOwner) -> None:
+        # the explicit free: the owner's extent is taken under the lock, so that of two
+        # threads freeing one buffer only one returns it
+        with self._lock:
+            extent, owner.extent = owner.extent, None
+            if extent is not None:
+                self._drain()
+                self._return(extent)
+
     def _drain(self) -> None:
+        """Account the queued frees (under the lock)."""
         while self._pending:
             self._return(self._pending.popleft())
+        while self._freed:
+            self._return(self._freed.popleft())
 
-    def _return(self, alloc_id: int) -> None:
-        entry = self._live.pop(alloc_id, None)
-        if entry is None:
-            return
-        region, block, offset, size = entry
+    def _return(self, extent: Extent) -> None:
+        region, block, offset, size, key, _, _ = extent
         poison = self._poison
         if poison is None:  # the context key, re-read only when the context changed
-            poison = self._poison_flag if self._poison_version == context_version() \
+            poison = self._poison_flag if self._poison_version == _CONTEXT_VERSION[0] \
                 else self._read_poison_key()
         if poison:
             block.fill(offset, size, POISON_BYTE)
+        self._quiet_version = -1 if poison else _CONTEXT_VERSION[0]
         region.in_use -= size  # Region.claim's counterpart, inlined
         region.live -= 1
         self._in_use -= size
         if _memory_listeners:
             memory_changed(self, -size, self._in_use, self._peak)
-        cached = self._cache.get((region.name, size))
+        cached = self._cache.get(key)
         if cached is None:
-            self._cache[(region.name, size)] = [(region, block, offset)]
+            self._cache[key] = [extent]
         else:
-            cached.append((region, block, offset))
+            cached.append(extent)
 
     def _read_poison_key(self) -> bool:
         self._poison_flag = get_context("mempool_poison")
-        self._poison_version = context_version()
+        self._poison_version = _CONTEXT_VERSION[0]
         return self._poison_flag
 
     def _flush_cache(self) -> None:
         """Hand every cached extent to its region's free extents (coalescing them)."""
         if self._cache:
-            for (_, size), extents in self._cache.items():
-                for region, block, offset in extents:
+            for extents in self._cache.values():
+                for region, block, offset, size, *_ in extents:
                     region.give_back(block, offset, size)
             self._cache.clear()
 
@@ -292,7 +352,7 @@ class MemoryPool:
         return PoolStats(
             self.name, self._in_use, self._peak, self._reserved(),
             sum(r.free for r in rs), max(r.largest_free for r in rs),
-            sum(r.blocks for r in rs), sum(r.allocations for r in rs), len(self._live),
+            sum(r.blocks for r in rs), sum(r.allocations for r in rs), sum(r.live for r in rs),
             regions=regions, fallbacks=self._fallbacks, block_size=self._unit(cap),
             cap=cap)
 

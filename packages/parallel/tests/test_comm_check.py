@@ -77,7 +77,7 @@ def test_every_rank_raises_naming_what_each_rank_called(case):
     for rank, err in enumerate(errors):
         assert isinstance(err, CollectiveMismatchError), err
         assert isinstance(err, CommunicatorError)
-        assert (err.rank, err.group, err.number) == (rank, "world", 1)
+        assert (err.rank, err.group, err.number) == (rank, "world", 0)
         assert err.calls[0].startswith(text0 + " at test_comm_check.py:")
         assert err.calls[1].startswith(text1 + " at test_comm_check.py:")
         assert err.differ == differ
@@ -87,7 +87,7 @@ def test_every_rank_raises_naming_what_each_rank_called(case):
 
 def test_the_message_names_the_users_lines_and_the_sequence_number():
     def job(comm):
-        comm.all_reduce(np.ones(2))             # collective #1 matches
+        comm.all_reduce(np.ones(2))             # collective #0 matches
         if comm.rank == 0:
             comm.all_reduce(np.ones(2), "max")  # line A
         else:
@@ -98,8 +98,8 @@ def test_the_message_names_the_users_lines_and_the_sequence_number():
     a = start + next(i for i, text in enumerate(lines) if "# line A" in text)
     b = start + next(i for i, text in enumerate(lines) if "# line B" in text)
     for err in errors:
-        assert err.number == 2
-        assert "collective #2 of the group" in str(err)
+        assert err.number == 1
+        assert "collective #1 of the group" in str(err)
         assert f"rank 0: all_reduce(max) float64[2] at test_comm_check.py:{a} in job" in str(err)
         assert f"rank 1: all_reduce(min) float64[2] at test_comm_check.py:{b} in job" in str(err)
 

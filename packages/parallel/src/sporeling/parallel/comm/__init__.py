@@ -2,7 +2,8 @@
 
 ``Communicator`` (rank, size, group, collectives on NumPy arrays, nonblocking ``i*`` twins
 returning :class:`Handle`), ``LocalCommunicator`` (thread-ranks), ``MpiCommunicator``
-(mpi4py), the registry ``get_communicators()`` and ``current(group)``.
+(mpi4py), the registry ``get_communicators()`` and ``current(group)``; ``check``: the
+signature exchange of the ``comm_check`` context key.
 """
 from .base import REDUCE_OPS, WORLD, Communicator
 from .handle import DoneHandle, Handle, PollingHandle

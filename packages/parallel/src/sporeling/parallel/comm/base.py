@@ -10,6 +10,11 @@ A transport implements the ``_start_*`` methods on C-contiguous buffers shaped a
 there; this class checks arguments, handles axes, ``mean`` and dtypes MPI cannot reduce
 (float16, bfloat16 are reduced in float32), so every transport behaves the same.
 
+With the ``comm_check`` context key on (the default), every collective and send/recv with
+peers first exchanges a signature of the call (:mod:`.check`, over the transport's
+``_start_signature_*`` side channel) and starts only when the ranks agree; a mismatch is
+:class:`~sporeling.parallel.errors.CollectiveMismatchError` on every rank.
+
     >>> from sporeling.parallel.testing import run_local
     >>> import numpy as np
     >>> from sporeling.parallel.comm import current
@@ -171,9 +176,9 @@ class Communicator:
         matches (:mod:`.check`)."""
         if self.size == 1 or not checking():
             return start()
-        self._check_seq += 1
         sig = encode(kind, self._check_seq, group_id=self._group_id, line=user_line(),
                      **fields)
+        self._check_seq += 1  # numbered from 0, as the local transport's rounds
         return CheckedHandle(kind, self, self._start_signature_gather(sig, Described(sig)),
                              start)
 
@@ -274,7 +279,7 @@ class Communicator:
         """Start sending ``x`` to member ``dest``; do not change ``x`` before ``wait()``."""
         x = self._array("send", x)
         dest, tag = self._peer("send", "dest", dest), int(tag)
-        if not checking():
+        if self.size == 1 or not checking():
             return self._start_send(x, dest, tag)
         # the signature goes first on its own channel; the receiver checks it before it
         # posts the receive of the data (so a wrong buffer never takes the data)
@@ -287,7 +292,7 @@ class Communicator:
         """Start receiving an array of ``shape``/``dtype`` from member ``source``."""
         shape, dtype = tuple(int(s) for s in shape), np.dtype(dtype)
         source, tag = self._peer("recv", "source", source), int(tag)
-        if not checking():
+        if self.size == 1 or not checking():
             return self._start_recv(shape, dtype, source, tag)
         mine = encode("recv", 0, dtype=dtype, shape=shape, p1=source, p2=tag, line=user_line())
         return CheckedHandle("recv", self, self._start_signature_recv(source, tag),

@@ -5,7 +5,8 @@ For fast unit tests and for users without MPI. The ranks of a world share a
 in a *round*. The last member to arrive computes every member's result (NumPy releases the GIL
 in the heavy parts) and wakes the others. Members that call different collectives in the same
 round never complete: their waits end in :class:`CollectiveTimeoutError`, whose message says
-what each member called. Sends are buffered (a copy is queued), receives wait for a match.
+what each member called (with ``comm_check`` on, the signature rendezvous -- rounds and
+mailboxes of their own -- names the mismatch first). Sends are buffered (a copy is queued), receives wait for a match.
 
     >>> from sporeling.parallel.comm.local import LocalWorld
     >>> world = LocalWorld(1)

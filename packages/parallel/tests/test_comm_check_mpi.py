@@ -13,9 +13,10 @@ from sporeling.parallel.launch import mpiexec_command
 JOB = Path(__file__).parent / "mpi_jobs" / "check_mismatch_job.py"
 
 
-def _run(mode: str, pair: str = "collectives") -> subprocess.CompletedProcess:
-    return subprocess.run(mpiexec_command(2, str(JOB), [mode, pair]), capture_output=True,
-                          text=True, timeout=120)
+def _run(mode: str, pair: str = "collectives", timeout_s: float = 5.0):
+    """The job on 2 ranks with ``comm_check=mode`` and ``comm_timeout=timeout_s``."""
+    return subprocess.run(mpiexec_command(2, str(JOB), [mode, pair, str(timeout_s)]),
+                          capture_output=True, text=True, timeout=120)
 
 
 def test_both_mpi_ranks_raise_the_mismatch_and_the_job_fails_without_wrong_data():
@@ -33,9 +34,9 @@ def test_both_mpi_ranks_raise_the_mismatch_and_the_job_fails_without_wrong_data(
 
 
 def test_with_the_check_off_mpi_lets_a_mismatched_rank_complete_with_wrong_data():
-    done = _run("off")  # what comm_check prevents: MPI matches collectives by order
+    done = _run("off", timeout_s=2)  # what comm_check prevents: MPI matches by order
     assert done.returncode != 0
-    assert "CollectiveTimeoutError: all_reduce: rank 0 of group 'world' waited 5" in \
+    assert "CollectiveTimeoutError: all_reduce: rank 0 of group 'world' waited 2" in \
         done.stderr, done.stderr[-3000:]
     assert "CollectiveMismatchError" not in done.stdout + done.stderr
 
@@ -55,9 +56,9 @@ def test_a_recv_that_does_not_fit_its_send_on_mpi():
 
 def test_a_rank_that_never_reaches_the_check_is_the_timeout_error_on_mpi():
     start = time.monotonic()
-    done = _run("on", "missing")
+    done = _run("on", "missing", timeout_s=2)
     assert done.returncode != 0
-    assert "CollectiveTimeoutError: all_reduce: rank 0 of group 'world' waited 5" in \
+    assert "CollectiveTimeoutError: all_reduce: rank 0 of group 'world' waited 2" in \
         done.stderr, done.stderr[-3000:]
     assert "in the signature check (comm_check='on'): this rank called all_reduce(sum) " \
            "float32[4]; a rank has not reached it" in done.stderr

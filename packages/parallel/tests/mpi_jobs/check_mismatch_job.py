@@ -11,7 +11,7 @@ import sporeling.parallel as sp
 
 sp.init()
 mode, pair = sys.argv[1], sys.argv[2]   # "on"/"off"; "collectives", "send" or "missing"
-sp.set_auto_parallel_context(comm_timeout=5.0, comm_check=mode)
+sp.set_auto_parallel_context(comm_timeout=float(sys.argv[3]), comm_check=mode)
 rank = sp.get_rank()
 comm = sp.current()
 x = np.full(4, rank + 1.0, np.float32)

@@ -6,7 +6,7 @@ this module writes Python source evaluating every node on scalars, element by el
 and compiles it with numba once (``parallel=True``; cached on disk, keyed by the source).
 Inputs are broadcast to the output's shape as zero-stride views; when every input already
 has the output's shape and all are contiguous, the loop runs over the flat arrays. Small
-outputs take a serial loop (starting threads costs more than it saves).
+outputs take a serial loop (see ``compiling.PARALLEL_FROM``).
 
 An ``expr`` with a node this module cannot generate runs NumPy's kernel (said once).
 """

@@ -8,20 +8,33 @@ out as the public API has it (so each layout pays its own conversions), with im2
 * ``nchw-flat``    columns (C*KH*KW, N*OH*OW), one matmul, output transposed back;
 * ``nhwc``         channel-last: columns (N*OH*OW, KH*KW*C);
 * ``batch-last``   (C, H, W, N): columns (C*KH*KW, OH*OW*N), batch innermost;
-* ``sporeling``    the kernels of ``sporeling.runtime`` (``conv2d``, its two gradients).
+* ``sporeling``    the kernels of ``sporeling.runtime`` (``conv2d``, its two gradients);
+* ``pytorch``      ``torch.nn.functional.conv2d`` forward and ``torch.autograd.grad`` for
+  the two gradients (optional: the "x torch" yardstick).
 
-    python bench/conv_layouts.py [--repeat 30]
+    python bench/conv_layouts.py [--blocks 5 --steps 10]
 
-Prints the median milliseconds per layer and the ratio to the fastest.
+Timed with ``bench/timing.compare`` (blocks of calls, 0.3 s idle before each, the order
+alternating); prints per layer the median milliseconds with the spread over blocks, the
+ratio to the fastest layout and to PyTorch.
 """
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+import sys
+from pathlib import Path
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
+
+sys.path.insert(0, str(Path(__file__).parent))
+from timing import compare, print_table, ratio  # noqa: E402
+
+try:
+    import torch
+    torch.set_num_threads(2)
+except ImportError:  # PyTorch is optional: only a yardstick
+    torch = None
 
 LAYERS = {"conv1 1->6 @28x28": ((64, 1, 28, 28), (6, 1, 5, 5)),
           "conv2 6->16 @12x12": ((64, 6, 12, 12), (16, 6, 5, 5))}
@@ -109,43 +122,43 @@ def sporeling_kernels(x, w, ct):
     return y, dx, dw
 
 
+def pytorch(x, w, ct):
+    tx, tw = torch.from_numpy(x).requires_grad_(), torch.from_numpy(w).requires_grad_()
+    y = torch.nn.functional.conv2d(tx, tw)
+    dx, dw = torch.autograd.grad(y, (tx, tw), torch.from_numpy(ct))
+    return y.detach().numpy(), dx.numpy(), dw.numpy()
+
+
 LAYOUTS = {"nchw": nchw, "nchw-flat": nchw_flat, "nhwc": nhwc, "batch-last": batch_last,
            "sporeling": sporeling_kernels}
-
-
-def median_ms(fn, args, repeat):
-    fn(*args)
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+if torch is not None:
+    LAYOUTS["pytorch"] = pytorch
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=30)
-    repeat = parser.parse_args().repeat
+    parser.add_argument("--blocks", type=int, default=5, help="timed blocks per layout")
+    parser.add_argument("--steps", type=int, default=10, help="calls per block")
+    args = parser.parse_args()
     rng = np.random.default_rng(0)
-    rows = {}
+    rows = []
     for layer, (xs, ws) in LAYERS.items():
         x = rng.standard_normal(xs, dtype=np.float32)
         w = rng.standard_normal(ws, dtype=np.float32)
         ct = rng.standard_normal((xs[0], ws[0], xs[2] - ws[2] + 1, xs[3] - ws[3] + 1),
                                  dtype=np.float32)
         reference = nchw(x, w, ct)
-        for name, fn in LAYOUTS.items():
+        for fn in LAYOUTS.values():
             for got, want in zip(fn(x, w, ct), reference):  # every layout computes the same
                 np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-3)
-            rows.setdefault(name, {})[layer] = median_ms(fn, (x, w, ct), repeat)
-    layers = list(LAYERS)
-    best = {layer: min(r[layer] for r in rows.values()) for layer in layers}
-    print(f"forward+backward median ms, batch 64, float32 ({repeat} runs)")
-    print(f"{'layout':<12}" + "".join(f"{layer:>26}" for layer in layers) + f"{'total':>10}")
-    for name, r in rows.items():
-        cells = "".join(f"{r[layer]:>16.3f} ({r[layer] / best[layer]:4.2f}x)" for layer in layers)
-        print(f"{name:<12}{cells}{sum(r.values()):>10.3f}")
+        times = compare({name: (lambda fn=fn: fn(x, w, ct)) for name, fn in LAYOUTS.items()},
+                        steps=args.steps, blocks=args.blocks)
+        best = min(times.values(), key=lambda t: t.median)
+        for name, t in times.items():
+            rows.append([layer, name, t.ms(), ratio(t, best), ratio(t, times.get("pytorch"))])
+    print("forward + backward (input and weight gradients), batch 64, float32")
+    print_table(["layer", "layout", "per call: median (low-high)", "x fastest", "x torch"],
+                rows)
 
 
 if __name__ == "__main__":

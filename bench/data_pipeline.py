@@ -7,6 +7,8 @@ padding 4 -> random horizontal flip -> normalize -> HWC->CHW -> batch 64, shuffl
 python_multiprocessing=True) + batch; PyTorch (when installed; never a dependency) uses a
 Dataset doing the same steps with Pillow and NumPy, and DataLoader(num_workers=w). Worker
 start-up is inside the timing for both (one epoch per iterator, as a training loop does).
+Timed with ``bench/timing.compare``: one epoch per step, 0.3 s idle before each, the order
+alternating; "x torch" is the epoch time over the DataLoader's (lower is faster).
 
     python bench/data_pipeline.py [--images 4096] [--repeats 5]
 """
@@ -14,13 +16,15 @@ from __future__ import annotations
 
 import argparse
 import io
-import statistics
+import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).parent))
+from timing import compare, print_table, ratio  # noqa: E402
 
 MEAN = np.array([125.3, 123.0, 113.9], np.float32)
 STD = np.array([63.0, 62.1, 66.7], np.float32)
@@ -86,22 +90,6 @@ def torch_epoch(folder: Path, workers: int) -> int:
     return n
 
 
-def rate(fn, folder, workers) -> float:
-    start = time.perf_counter()
-    n = fn(folder, workers)
-    return n / (time.perf_counter() - start)
-
-
-def measure(contenders, folder, workers, repeats) -> list[float]:
-    """Median images/s of each contender; runs alternate, so a change in the machine's
-    load during the run hits both alike."""
-    rates = [[] for _ in contenders]
-    for _ in range(repeats):
-        for i, fn in enumerate(contenders):
-            rates[i].append(rate(fn, folder, workers))
-    return [statistics.median(r) for r in rates]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--images", type=int, default=4096)
@@ -116,17 +104,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         write_images(folder, args.images)
-        print(f"{args.images} PNGs 32x32, batch {BATCH}, median of {args.repeats} epochs "
-              f"(images/s)\n")
-        print("| workers | sporeling.data | torch DataLoader | ratio |")
-        print("| ---: | ---: | ---: | ---: |")
+        print(f"{args.images} PNGs 32x32, batch {BATCH}, {args.repeats} epochs per "
+              f"contender\n")
+        rows = []
         for workers in (1, 2):
-            contenders = [sporeling_epoch, torch_epoch] if have_torch else [sporeling_epoch]
-            ours, *rest = measure(contenders, folder, workers, args.repeats)
-            theirs = rest[0] if rest else None
-            ratio = f"{ours / theirs:.2f}x" if theirs else "-"
-            shown = f"{theirs:,.0f}" if theirs else "(torch not installed)"
-            print(f"| {workers} | {ours:,.0f} | {shown} | {ratio} |")
+            epochs = {"sporeling.data": sporeling_epoch}
+            if have_torch:
+                epochs["torch DataLoader"] = torch_epoch
+            times = compare({name: (lambda fn=fn: fn(folder, workers))
+                             for name, fn in epochs.items()},
+                            steps=1, blocks=args.repeats, warmup=1)
+            for name, t in times.items():
+                assert t.last == args.images, f"{name} served {t.last} images"
+                rows.append([workers, name, t.ms(), f"{args.images / t.median:,.0f}",
+                             ratio(t, times.get("torch DataLoader"))])
+        print_table(["workers", "pipeline", "epoch: median (low-high)", "images/s",
+                     "x torch"], rows)
 
 
 if __name__ == "__main__":

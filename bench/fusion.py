@@ -2,7 +2,10 @@
 buffers (the ``fused_elementwise`` kernel) vs numexpr (blocked, multithreaded) vs the
 unfused graph (one kernel and one fresh pool buffer per op).
 
-    python bench/fusion.py [--sizes 1000 100000 4000000] [--repeat 30]
+    python bench/fusion.py [--sizes 1000 100000 4000000] [--blocks 5]
+
+Timed with ``bench/timing.compare``: blocks of calls, 0.3 s idle before each, the order
+alternating; PyTorch eager (optional) computes the same chain as the "x torch" yardstick.
 
 The chain is ``tanh(x * 0.5 + y) * x - y * y + 1`` (6 ops; roughly GELU-shaped) in
 float32. numexpr is optional (``pip install numexpr``); the NumPy kernel is what Sporeling
@@ -24,13 +27,23 @@ the ``fused_elementwise`` kernel from a plugin (``sporeling_add_kernels``, repla
 from __future__ import annotations
 
 import argparse
-import time
+import sys
+from pathlib import Path
 
 import numpy as np
 
-from sporeling.compiler import ops
-from sporeling.compiler.ir import evaluate, make_graph
-from sporeling.compiler.passes import optimize
+sys.path.insert(0, str(Path(__file__).parent))
+from timing import compare, print_table, ratio  # noqa: E402
+
+from sporeling.compiler import ops  # noqa: E402
+from sporeling.compiler.ir import evaluate, make_graph  # noqa: E402
+from sporeling.compiler.passes import optimize  # noqa: E402
+
+try:
+    import torch
+    torch.set_num_threads(2)
+except ImportError:  # PyTorch is optional: only a yardstick
+    torch = None
 
 
 def chain(x, y):
@@ -38,49 +51,52 @@ def chain(x, y):
                            ops.mul(y, y)), 1.0)
 
 
-def median_us(fn, repeat: int) -> float:
-    fn()  # warm: caches, pool blocks
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times) * 1e6)
+def contenders(n: int) -> dict:
+    """The same chain on ``n`` float32 elements, each contender checked against the graph."""
+    rng = np.random.default_rng(0)
+    x, y = (rng.standard_normal(n).astype(np.float32) for _ in range(2))
+    graph = make_graph(chain, x, y)
+    fused = optimize(graph, "O1")
+    assert fused.primitive_counts() == {"fused_elementwise": 1}
+    expected = evaluate(graph, x, y)[0]
+    np.testing.assert_allclose(evaluate(fused, x, y)[0], expected, rtol=1e-6, atol=1e-6)
+    runs = {"unfused graph": lambda: evaluate(graph, x, y),
+            "fused NumPy": lambda: evaluate(fused, x, y)}
+    try:
+        import numexpr
+    except ImportError:
+        numexpr = None
+    if numexpr is not None:
+        out = np.empty_like(x)
+        env = {"x": x, "y": y, "half": np.float32(0.5), "one": np.float32(1.0)}
+        text = "tanh(x * half + y) * x - y * y + one"
+        numexpr.evaluate(text, local_dict=env, out=out)
+        np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+        runs["numexpr"] = lambda: numexpr.evaluate(text, local_dict=env, out=out)
+    if torch is not None:
+        tx, ty = torch.from_numpy(x), torch.from_numpy(y)
+
+        def torch_chain():
+            return torch.tanh(tx * 0.5 + ty) * tx - ty * ty + 1.0
+        np.testing.assert_allclose(torch_chain().numpy(), expected, rtol=1e-5, atol=1e-5)
+        runs["pytorch eager"] = torch_chain
+    return runs
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 100_000, 4_000_000])
-    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--blocks", type=int, default=5, help="timed blocks per contender")
     args = parser.parse_args()
-    try:
-        import numexpr
-    except ImportError:
-        numexpr = None
-    print(f"{'elements':>10} {'unfused':>10} {'fused':>10} {'numexpr':>10} "
-          f"{'fused/unf':>10} {'ne/fused':>10}")
+    rows = []
     for n in args.sizes:
-        rng = np.random.default_rng(0)
-        x, y = (rng.standard_normal(n).astype(np.float32) for _ in range(2))
-        graph = make_graph(chain, x, y)
-        fused = optimize(graph, "O1")
-        assert fused.primitive_counts() == {"fused_elementwise": 1}
-        expected = evaluate(graph, x, y)[0]
-        np.testing.assert_allclose(evaluate(fused, x, y)[0], expected, rtol=1e-6, atol=1e-6)
-        t_unfused = median_us(lambda: evaluate(graph, x, y), args.repeat)
-        t_fused = median_us(lambda: evaluate(fused, x, y), args.repeat)
-        t_ne = float("nan")
-        if numexpr is not None:
-            out = np.empty_like(x)
-            half, one = np.float32(0.5), np.float32(1.0)
-            text = "tanh(x * half + y) * x - y * y + one"
-            env = {"x": x, "y": y, "half": half, "one": one}
-            numexpr.evaluate(text, local_dict=env, out=out)
-            np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
-            t_ne = median_us(lambda: numexpr.evaluate(text, local_dict=env, out=out),
-                             args.repeat)
-        print(f"{n:>10} {t_unfused:>10.0f} {t_fused:>10.0f} {t_ne:>10.0f} "
-              f"{t_fused / t_unfused:>10.2f} {t_ne / t_fused:>10.2f}")
+        steps = max(3, min(200, 2_000_000 // n))  # blocks of about the same length
+        results = compare(contenders(n), steps=steps, blocks=args.blocks)
+        fused, torch_t = results["fused NumPy"], results.get("pytorch eager")
+        for name, t in results.items():
+            rows.append([f"{n:,}", name, t.us(), ratio(t, fused), ratio(t, torch_t)])
+    print_table(["elements", "contender", "per call: median (low-high)", "x fused",
+                 "x torch"], rows)
 
 
 if __name__ == "__main__":

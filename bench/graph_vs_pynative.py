@@ -7,12 +7,16 @@
     dominates.
 
 Each model is built twice from the same weights; both take the same steps, so their losses
-must agree (printed as a check). Medians over interleaved repeats. Graph mode compiles the
-loss and its gradients into one graph (the optimizer update stays eager NumPy in both).
+must agree (printed as a check). Timed with ``bench/timing.compare``: blocks of steps, 0.3 s
+idle before each, the order alternating; medians and spread over blocks. PyTorch eager
+(optional) trains the same architecture as the "x torch" yardstick (MLP and LeNet from the
+same weights; the LSTM from its own initialisation, so its loss is not compared). Graph
+mode compiles the loss and its gradients into one graph (the optimizer update stays eager
+NumPy in both).
 "Peak/bound" is the planned arena of the compiled step against the liveness lower bound
 (the most bytes live at once), from ``Executable.memory``.
 
-    python bench/graph_vs_pynative.py [--repeats 20]
+    python bench/graph_vs_pynative.py [--blocks 5 --steps 5]
 
 Targets: Graph >= 3x PyNative on the LSTM, >= 1.0x on MLP and LeNet; MLP Graph step <=
 1.05x the NumPy reference; planned peak <= 1.05x the lower bound.
@@ -28,7 +32,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from reference.lenet import NumpyLeNet  # noqa: E402
 from reference.mlp import NumpyMLP  # noqa: E402
-from train_step import LR, MOMENTUM, race, sporeling_lenet, sporeling_mlp  # noqa: E402
+from timing import compare, print_table, ratio  # noqa: E402
+from train_step import (LR, MOMENTUM, sporeling_lenet, sporeling_mlp, torch,  # noqa: E402
+                        torch_lenet, torch_mlp, torch_step)
 
 import sporeling.expression as sx  # noqa: E402
 from sporeling.expression import nn  # noqa: E402
@@ -66,14 +72,31 @@ def step_fn(cell, mode):
     return step
 
 
-def bench_model(label, build, ref, x, y, repeats):
+def torch_lstm():
+    class Tagger(torch.nn.Module):
+        def __init__(self, size=64, classes=10):
+            super().__init__()
+            self.lstm = torch.nn.LSTM(size, size, num_layers=2, batch_first=True)
+            self.head = torch.nn.Linear(size, classes)
+
+        def forward(self, x):
+            out, _ = self.lstm(x)
+            return self.head(out[:, -1])
+    torch.manual_seed(0)
+    return Tagger()
+
+
+def bench_model(label, build, torch_build, ref, x, y, blocks, steps):
     pynative = train_cell(build(ref))
     graph = train_cell(build(ref))
-    contenders = {"pynative": step_fn(pynative, sx.PYNATIVE_MODE),
-                  "graph": step_fn(graph, sx.GRAPH_MODE)}
+    steppers = {"pynative": step_fn(pynative, sx.PYNATIVE_MODE),
+                "graph": step_fn(graph, sx.GRAPH_MODE)}
+    if torch is not None:
+        steppers["pytorch eager"] = torch_step(torch_build)
     if ref is not None:
-        contenders["numpy by hand"] = ref.step  # last: the others copied its start weights
-    results = race(contenders, x, y, repeats)
+        steppers["numpy by hand"] = ref.step  # last: the others copied its start weights
+    results = compare({name: (lambda fn=fn: fn(x, y)) for name, fn in steppers.items()},
+                      steps=steps, blocks=blocks)
     cache = cache_of(graph)
     info = cache.info()
     memory = getattr(cache.last_executable, "memory", None) or {}
@@ -83,22 +106,24 @@ def bench_model(label, build, ref, x, y, repeats):
 
 
 def report(rows) -> None:
-    print(f"{'model':30} {'pynative ms':>12} {'graph ms':>10} {'speed-up':>9} "
-          f"{'numpy ms':>9} {'graph/numpy':>12} {'compile s':>10} {'peak/bound':>11} "
-          f"{'loss check':>11}")
+    table = []
     for row in rows:
         res = row["results"]
-        py, gr = res["pynative"][0], res["graph"][0]
-        npy = res.get("numpy by hand", (None,))[0]
-        mem = row["memory"]
-        ratio = mem.get("ratio")
-        losses = [r[1][-1] for r in res.values()]
+        graph, torch_t, numpy_t = res["graph"], res.get("pytorch eager"), \
+            res.get("numpy by hand")
+        compared = [n for n in res if n != "pytorch eager" or row["torch_same_weights"]]
+        losses = [res[n].last for n in compared]
         agree = "ok" if np.allclose(losses, losses[0], rtol=1e-4) else \
             "DIFFER " + ", ".join(f"{v:.5f}" for v in losses)
-        print(f"{row['label']:30} {py * 1e3:12.2f} {gr * 1e3:10.2f} {py / gr:8.2f}x "
-              f"{'' if npy is None else f'{npy * 1e3:9.2f}':>9} "
-              f"{'' if npy is None else f'{gr / npy:11.2f}x':>12} {row['compile_s']:10.3f} "
-              f"{'n/a' if ratio is None else f'{ratio:10.3f}x':>11} {agree:>11}")
+        ratio_mem = row["memory"].get("ratio")
+        for name, t in res.items():
+            table.append([row["label"], name, t.ms(), ratio(t, torch_t), ratio(t, graph),
+                          ratio(t, numpy_t) if numpy_t is not None else "-",
+                          f"{row['compile_s']:.3f}" if name == "graph" else "",
+                          (f"{ratio_mem:.3f}x" if ratio_mem is not None else "n/a")
+                          if name == "graph" else "", agree if name == "pynative" else ""])
+    print_table(["model", "contender", "per step: median (low-high)", "x torch", "x graph",
+                 "x numpy", "compile s", "peak/bound", "losses"], table)
     print()
     for row in rows:
         mem = row["memory"]
@@ -111,18 +136,24 @@ def report(rows) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--blocks", type=int, default=5, help="timed blocks per contender")
+    parser.add_argument("--steps", type=int, default=5, help="training steps per block")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     rows = []
-    specs = [("MLP 784-512-512-10, b128", sporeling_mlp, NumpyMLP, (784,), 128),
-             ("LeNet-5 1x28x28, b64", sporeling_lenet, NumpyLeNet, (1, 28, 28), 64),
-             ("LSTM 2x64, b1, seq 32", lstm_model, None, (32, 64), 1)]
-    for label, build, ref_cls, x_shape, batch in specs:
+    specs = [("MLP 784-512-512-10, b128", sporeling_mlp, torch_mlp, NumpyMLP, (784,), 128),
+             ("LeNet-5 1x28x28, b64", sporeling_lenet, torch_lenet, NumpyLeNet, (1, 28, 28),
+              64),
+             ("LSTM 2x64, b1, seq 32", lstm_model, lambda _ref: torch_lstm, None, (32, 64),
+              1)]
+    for label, build, torch_build, ref_cls, x_shape, batch in specs:
         x = rng.standard_normal((batch,) + x_shape).astype(np.float32)
         y = rng.integers(0, 10, batch).astype(np.int32)
         ref = ref_cls(lr=LR, momentum=MOMENTUM) if ref_cls is not None else None
-        rows.append(bench_model(label, build, ref, x, y, args.repeats))
+        row = bench_model(label, build, torch_build(ref), ref, x, y, args.blocks,
+                          args.steps)
+        row["torch_same_weights"] = ref is not None
+        rows.append(row)
     report(rows)
 
 

@@ -6,7 +6,12 @@ its backward user ran; backward allocates gradients and frees every buffer the m
 last user has run (MindSpore's ref-count release); then parameter gradients and an SGD
 update. Both allocators run the same real NumPy computation, so the times are honest.
 
-    python bench/mempool.py [--steps 50] [--block-size 32MB]
+    python bench/mempool.py [--blocks 7 --steps 20] [--block-size 32MB]
+
+Timed with ``bench/timing.compare`` (blocks of steps, 0.3 s idle before each, the order
+alternating; medians and spread over blocks). No "x torch": the contenders differ only in
+the allocator under one NumPy computation, which PyTorch cannot share; ``np.empty`` is the
+yardstick.
 
 "peak" is the most bytes held by live buffers: for NumPy, the largest sum of the live
 arrays' nbytes (tracked the same way); for the pool, its own statistic (64-byte aligned).
@@ -16,13 +21,16 @@ buys.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+import sys
+from pathlib import Path
 
 import numpy as np
 
-from sporeling.core import format_size
-from sporeling.runtime import MemoryPool
+sys.path.insert(0, str(Path(__file__).parent))
+from timing import compare, print_table, ratio  # noqa: E402
+
+from sporeling.core import format_size  # noqa: E402
+from sporeling.runtime import MemoryPool  # noqa: E402
 
 LAYERS, BATCH, LR = (784, 512, 512, 10), 128, 0.01
 
@@ -154,46 +162,45 @@ def step(m, params, batch, labels):
     return float(loss)
 
 
-def measure(runs, steps, seed=0):
-    """Median step time, step peak, reserved and losses per allocator; the allocators take
-    turns step by step, so drifting machine load hits them alike."""
+def measure(runs, steps, blocks, seed=0):
+    """Per allocator: step timing, the peak of one step, reserved bytes; all take the same
+    number of steps from the same start, so their last losses must agree."""
     states = []
     for m in runs:
         rng = np.random.default_rng(seed)
         params = init_params(m, rng)
         batch = rng.standard_normal((BATCH, LAYERS[0]), np.float32)
         states.append((params, batch, rng.integers(0, LAYERS[-1], BATCH)))
-    times, losses = [[] for _ in runs], [[] for _ in runs]
-    for i in range(steps + 3):                        # 3 warm-up steps: blocks, BLAS threads
-        for m, state, t_list, l_list in zip(runs, states, times, losses):
-            if i == 3:
-                m.step_peak()
-            t = time.perf_counter()
-            loss = step(m, *state)
-            if i >= 3:
-                t_list.append(time.perf_counter() - t)
-                l_list.append(loss)
-    return [(statistics.median(t), m.step_peak(), m.reserved(), l)
-            for m, t, l in zip(runs, times, losses)]
+    peaks = []
+    for m, state in zip(runs, states):
+        for _ in range(3):                            # warm-up: blocks, BLAS threads
+            step(m, *state)
+        m.step_peak()
+        step(m, *state)
+        peaks.append(m.step_peak())
+    times = compare({m.name: (lambda m=m, state=state: step(m, *state))
+                     for m, state in zip(runs, states)}, steps=steps, blocks=blocks)
+    return [(times[m.name], peak, m.reserved()) for m, peak in zip(runs, peaks)]
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, default=50)
+    ap.add_argument("--blocks", type=int, default=7, help="timed blocks per allocator")
+    ap.add_argument("--steps", type=int, default=20, help="training steps per block")
     ap.add_argument("--block-size", default="32MB")
     args = ap.parse_args(argv)
     runs = [NumpyAlloc(), PoolAlloc(args.block_size), PoolAlloc(args.block_size, eager=False)]
-    results = measure(runs, args.steps)
-    assert all(np.allclose(r[3], results[0][3]) for r in results), "runs diverged"
+    results = measure(runs, args.steps, args.blocks)
+    losses = [t.last for t, _, _ in results]
+    assert np.allclose(losses, losses[0]), f"runs diverged: {losses}"
     base_t, base_peak = results[0][0], results[0][1]
-    print(f"MLP {'-'.join(map(str, LAYERS))}, batch {BATCH}, float32, median of "
-          f"{args.steps} steps, pool blocks of {args.block_size}")
-    head = f"{'allocator':<24}{'time/step':>11}{'x numpy':>9}{'peak':>12}{'x numpy':>9}" \
-           f"{'reserved':>12}"
-    print(head + "\n" + "-" * len(head))
-    for m, (t, peak, reserved, _) in zip(runs, results):
-        print(f"{m.name:<24}{t * 1e3:>9.2f}ms{t / base_t:>8.2f}x{format_size(peak):>12}"
-              f"{peak / base_peak:>8.2f}x{format_size(reserved) if reserved else '-':>12}")
+    print(f"MLP {'-'.join(map(str, LAYERS))}, batch {BATCH}, float32, {args.blocks} blocks "
+          f"of {args.steps} steps, pool blocks of {args.block_size}")
+    print_table(["allocator", "per step: median (low-high)", "x numpy", "peak", "x numpy",
+                 "reserved"],
+                [[m.name, t.ms(), ratio(t, base_t), format_size(peak),
+                  f"{peak / base_peak:.2f}x", format_size(reserved) if reserved else "-"]
+                 for m, (t, peak, reserved) in zip(runs, results)])
 
 
 if __name__ == "__main__":

@@ -8,6 +8,11 @@ contenders alternates from block to block (forward, then reversed), and each con
 result is the median per-step time over its blocks with the spread (lowest and highest
 block).
 
+On a machine shared with other jobs, ``clock=time.thread_time`` (``CPU_CLOCK``) counts
+only this thread's CPU time, so time spent descheduled does not count; it misses what
+other threads (BLAS workers) do for the step, so use it for single-threaded work (small
+ops, dispatch).
+
     >>> t = compare({"a": lambda: sum(range(100))}, steps=5, blocks=3, idle=0.0)
     >>> t["a"].median > 0 and t["a"].low <= t["a"].median <= t["a"].high
     True
@@ -20,7 +25,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, ContextManager
 
-__all__ = ["Timing", "compare", "ratio", "print_table"]
+__all__ = ["Timing", "compare", "ratio", "print_table", "CPU_CLOCK", "clock_named"]
+
+CPU_CLOCK = time.thread_time
+
+
+def clock_named(name: str) -> Callable[[], float]:
+    """``"wall"`` (``perf_counter``) or ``"cpu"`` (this thread's CPU time)."""
+    return {"wall": time.perf_counter, "cpu": CPU_CLOCK}[name]
 
 
 @dataclass
@@ -42,8 +54,8 @@ class Timing:
 
 def compare(contenders: dict[str, Callable[[], Any]], *, steps: int = 20, blocks: int = 7,
             idle: float = 0.3, warmup: int = 2,
-            scopes: dict[str, Callable[[], ContextManager]] | None = None
-            ) -> dict[str, Timing]:
+            scopes: dict[str, Callable[[], ContextManager]] | None = None,
+            clock: Callable[[], float] = time.perf_counter) -> dict[str, Timing]:
     """Time each ``contenders[name]()`` (one step) in ``blocks`` blocks of ``steps`` calls.
 
     ``scopes[name]()``, when given, is entered around each of that contender's blocks (and
@@ -63,10 +75,10 @@ def compare(contenders: dict[str, Callable[[], Any]], *, steps: int = 20, blocks
             fn = contenders[name]
             time.sleep(idle)
             with scopes.get(name, contextlib.nullcontext)():
-                start = time.perf_counter()
+                start = clock()
                 for _ in range(steps):
                     out = fn()
-                elapsed = time.perf_counter() - start
+                elapsed = clock() - start
             samples[name].append(elapsed / steps)
             last[name] = out
     return {n: Timing(statistics.median(s), min(s), max(s), s, last.get(n))

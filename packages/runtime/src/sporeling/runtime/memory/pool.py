@@ -28,9 +28,10 @@
 * A freed extent first goes to a cache keyed by (region, exact size), from which the next
   request of that size is served without a search -- in a training loop nearly every
   request repeats one of the previous step. The cached record (:class:`Extent`) is the one
-  the buffer had, reused as is: a cache hit builds nothing but the array. The cache is flushed into the free extents
-  (coalescing) whenever a request misses it, and before statistics are read, so best fit,
-  coalescing and the reported fragmentation are those of a pool without a cache.
+  the buffer had, reused as is: a cache hit builds nothing but the array. The cache is
+  flushed into the free extents (coalescing) whenever a request misses it, and before
+  statistics are read, so best fit, coalescing and the reported fragmentation are those of
+  a pool without a cache.
 
 Buffers are NumPy arrays; they return to the pool when their last view dies, or at
 :meth:`MemoryPool.free` (MindSpore frees when a tensor's user count reaches zero).

@@ -66,8 +66,13 @@ def record(prim: Primitive, params: dict, inputs: tuple, parents: tuple, out) ->
     """A node for ``out = prim(*inputs, **params)``; ``parents[i]`` is ``(node, index)`` or None."""
     rule = prim.backward or backward_rule(prim)  # the call raises our error
     uses = rule.uses
-    saved_in = inputs if uses is None else \
-        tuple([x if i in uses else _aval(x) for i, x in enumerate(inputs)])
+    if uses is None:
+        saved_in = inputs
+    elif len(inputs) == 2:  # most ops: no comprehension (a call in 3.11)
+        a, b = inputs
+        saved_in = (a if 0 in uses else _aval(a), b if 1 in uses else _aval(b))
+    else:
+        saved_in = tuple([x if i in uses else _aval(x) for i, x in enumerate(inputs)])
     if prim.multiple_results:
         out_avals = tuple([_aval(o) for o in out])
         saved_out = out if uses is None or "out" in uses else out_avals
@@ -162,6 +167,11 @@ def backprop(roots: list[tuple[Node, int, object]], *, release: bool = True,
         if release:
             node.saved_in = node.saved_out = None
         for parent, g in zip(node.parents, in_cts):
-            if parent is not None and g is not None:
-                accumulate(parent[0], parent[1], g)
+            if parent is not None and g is not None:  # accumulate(), inlined: every edge
+                into = parent[0]
+                slots = cts.get(id(into))
+                if slots is None:
+                    slots = cts[id(into)] = [None] * len(into.out_avals)
+                index = parent[1]
+                slots[index] = g if slots[index] is None else add(slots[index], g)
     return leaves

@@ -151,3 +151,14 @@ def test_threads_freeing_one_buffer_return_it_once():
         fresh = [p.allocate((8,), np.float32) for _ in range(50)]
         assert len({f.ctypes.data for f in fresh}) == 50      # no extent handed out twice
         del fresh
+
+
+def test_the_pool_reads_cores_live_context_version():
+    # the pool (and the eager interpreter) subscript core's version list instead of calling
+    # context_version(): it must be the list that call reads
+    from sporeling.core import context_version
+    from sporeling.runtime.memory import buffer, pool as pool_module
+    before = context_version()
+    with context(mempool_poison=False):
+        assert pool_module._CONTEXT_VERSION[0] == context_version() != before
+        assert buffer._CONTEXT_VERSION is pool_module._CONTEXT_VERSION

@@ -7,7 +7,7 @@ import math
 import os
 from pathlib import Path
 
-__all__ = ["MODELS", "configure", "checkpoint_path", "checkpoint_path_problem", "int_at_least"]
+__all__ = ["MODELS", "configure", "installed_backends", "checkpoint_path", "checkpoint_path_problem", "int_at_least"]
 
 MODELS = {"lenet": "lenet5_digits", "mlp": "mlp_digits"}
 
@@ -53,6 +53,12 @@ def _output_folder(text: str) -> Path:
     return path
 
 
+def installed_backends() -> list[str]:
+    """The backends plugins installed (``numpy``, ``numba`` with its plugin, ...)."""
+    from sporeling.runtime.backend import get_backends  # expression's own dependency
+    return get_backends().names()
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``sporeling train`` to its parser."""
     parser.add_argument("--model", choices=sorted(MODELS), default="lenet",
@@ -67,6 +73,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=["pynative", "graph"], default="pynative",
                         help="execution mode: op by op (pynative) or compiled (graph) "
                              "(default: %(default)s)")
+    parser.add_argument("--backend", choices=installed_backends(), default=None,
+                        help="backend running the kernels, among the installed ones "
+                             "(default: the context's, set_context(backend=...), else the "
+                             "device target's first: numpy on CPU)")
     parser.add_argument("--seed", type=int_at_least(0), default=0,
                         help="seed of the data split, the initial weights and the shuffling "
                              "(default: %(default)s)")

@@ -4,6 +4,7 @@ save a checkpoint.
     sporeling train                       # LeNet-5 style CNN, PyNative mode
     sporeling train --model mlp --epochs 20
     sporeling train --mode graph          # the same, each step one compiled graph
+    sporeling train --backend numba       # kernels of an installed backend plugin
 
 In Graph mode the loss and its gradients (forward and backward) are one compiled graph,
 compiled once; the optimizer's update stays eager NumPy; evaluation compiles the network.
@@ -118,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
             import sporeling.expression as sx
 
             mode = sx.GRAPH_MODE if args.mode == "graph" else sx.PYNATIVE_MODE
-            with sx.context(mode=mode):
+            chosen = {} if args.backend is None else {"backend": args.backend}
+            with sx.context(mode=mode, **chosen):
                 return _train(args, sx, path, where, bars, ctrl_c)
     except KeyboardInterrupt:
         for bar in bars:
@@ -187,8 +189,10 @@ def _train(args: argparse.Namespace, sx, path: Path, where: _Where, bars: list,
     where.saved = True
     ctrl_c.check()
     where.stage = "reporting"
+    from sporeling.runtime.backend import get_backend
     print(f"model {args.model}: {args.epochs} epochs in {seconds:.1f} s "
-          f"({len(split.train_y)} training images, {args.mode} mode)")
+          f"({len(split.train_y)} training images, {args.mode} mode, "
+          f"{get_backend().name} backend)")
     print(f"test accuracy: {100 * result['acc']:.2f}% on {len(split.test_y)} images")
     print(f"checkpoint: {path}")
     return 0

@@ -19,10 +19,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="science_command", metavar="PROBLEM", required=True)
     b = sub.add_parser("burgers", help="Burgers PINN vs the Cole–Hopf solution",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    b.add_argument("--adam-steps", type=int, default=2000, help="Adam steps (default 2000)")
+    b.add_argument("--adam-steps", type=int, default=500, help="Adam steps (default 500)")
     b.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
-    b.add_argument("--lbfgs-iters", type=int, default=10000,
-                   help="L-BFGS iterations at most (default 10000)")
+    b.add_argument("--lbfgs-iters", type=int, default=20000,
+                   help="L-BFGS iterations at most (default 20000)")
     b.add_argument("--collocation", type=int, default=10000, help="interior points")
     b.add_argument("--hidden", type=int, default=8, help="hidden layers (default 8)")
     b.add_argument("--width", type=int, default=20, help="units per hidden layer")

@@ -19,7 +19,6 @@ import os
 import sys
 import time
 
-import numpy as np
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, os.path.dirname(__file__))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..reference import NU, burgers_grid, heat_solution, poisson_lshape_solution
-from ..reference.analytic import poisson_lshape_source
 from .conditions import DirichletBC, InitialCondition
 from .geometry import Interval, TimeDomain, l_shape
 from .network import MLP
@@ -99,6 +98,3 @@ def _sin(x):
     from sporeling.expression import ops
     return ops.sin(np.pi * x)
 
-
-# the source is what the residual encodes; exported for users writing their own
-poisson_source = poisson_lshape_source

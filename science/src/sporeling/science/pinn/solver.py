@@ -7,11 +7,7 @@ weights differentiates through the residuals' input derivatives (third-order nes
 ``u_xx``), with ``sporeling.expression.value_and_grad``.
 
 Graph mode: the whole Adam step (residual, input derivatives, weight gradients, update) is
-one ``sx.jit`` graph. It is traced inside one extra, otherwise unused ``grad`` level: nested
-``grad`` under ``jit`` at the top level currently fails at run time (the outermost backward
-passes raw tracers together with Tensors saved by the inner levels to the tracer, which
-then captures those Tensors as outside values; ``tests/test_pinn_graph_nested_grad.py``
-holds the minimal case). Under one more level every backward runs on Tensors.
+one ``sx.jit`` graph.
 """
 from __future__ import annotations
 
@@ -33,12 +29,6 @@ from .residual import _as_terms, evaluate_fields, plan_derivatives
 __all__ = ["PINN", "MODES"]
 
 MODES = ("graph", "pynative")
-
-
-def _under_extra_grad_level(fn):
-    """``fn(*tensors)`` traced one recording level deeper (see the module doc)."""
-    outer = sx.grad(lambda *args: (args[0].sum() * 0.0, fn(*args)), 0, has_aux=True)
-    return lambda *args: outer(*args)[1][0]
 
 
 class PINN:
@@ -109,9 +99,7 @@ class PINN:
 
     def loss_and_grads(self):
         """``((loss, terms), grads)`` at the current weights (compiled in Graph mode)."""
-        vg = self._value_and_grad
-        fn = _under_extra_grad_level(vg) if self.mode == "graph" else vg
-        return self._compiled("grad", fn)(*self._arrays)
+        return self._compiled("grad", self._value_and_grad)(*self._arrays)
 
     def _info(self, phase, step, value, start) -> StepInfo:
         loss, terms = value
@@ -124,8 +112,7 @@ class PINN:
         """The (compiled in Graph mode) Adam step: ``step() -> (loss, terms)``."""
         if self.optimizer is None:
             self.optimizer = sx.optim.Adam(self.net.params, learning_rate=learning_rate)
-        vg = self._value_and_grad
-        grads_fn = _under_extra_grad_level(vg) if self.mode == "graph" else vg
+        grads_fn = self._value_and_grad
         optimizer = self.optimizer
 
         def step(*arrays):

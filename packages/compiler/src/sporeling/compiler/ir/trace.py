@@ -103,6 +103,10 @@ class TraceInterpreter(Interpreter, Layer):
         if isinstance(value, Tracer) and value._interpreter is self:
             return value.var
         inner = value if isinstance(value, Tracer) else getattr(value, "_data", None)
+        if isinstance(inner, Tracer) and inner._interpreter is self:
+            # a wrapper (a Tensor saved by a nested grad's tape) around one of our own
+            # tracers: the value is ours, not an outside one to capture
+            return inner.var
         if isinstance(inner, Tracer) and (inner._interpreter.closed or
                                           inner._interpreter.level > self.level):
             _escaped(inner)

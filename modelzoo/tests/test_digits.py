@@ -12,3 +12,14 @@ def test_split_is_80_20_disjoint_and_reproducible():
     train_rows = {r.tobytes() for r in a.train_x}
     assert sum(r.tobytes() in train_rows for r in a.test_x) < 5  # duplicates in the data only
 
+
+
+def test_the_file_read_directly_is_what_sklearn_loads():
+    from sklearn.datasets import load_digits
+
+    from sporeling.zoo.datasets.digits import load_digits_arrays
+    images, labels = load_digits_arrays()
+    reference = load_digits()
+    np.testing.assert_array_equal(images, reference.images)
+    np.testing.assert_array_equal(labels, reference.target)
+    assert labels.dtype == np.int32 and images.shape == (1797, 8, 8)

@@ -38,3 +38,25 @@ def test_a_kernel_given_the_wrong_number_of_inputs_says_so():
     x = cpu.from_numpy(np.ones(3, np.float32))
     with pytest.raises(TypeError, match="add takes 2 inputs, got 1"):
         NUMPY_KERNELS["add"](cpu, x)
+
+
+BINARY = sorted(n for n, u in UFUNCS.items() if u.nin == 2)
+
+
+@pytest.mark.parametrize("name", BINARY)
+@pytest.mark.parametrize("shapes", [((3, 4), ()), ((), (3, 4)), ((), ())])
+def test_binary_kernel_with_a_0d_operand_broadcasts_like_numpy(name, shapes):
+    # an op promotes a Python scalar to a 0-d array of the tensor's dtype: the fast path
+    # takes a 0-d second operand; a 0-d first one goes the general way
+    ufunc = UFUNCS[name]
+    cpu = NumpyBackend(pool=MemoryPool(block_size="1MB"))
+    a, b = (cpu.from_numpy(operand(i)[(0,) * (2 - len(s))].reshape(s))
+            for i, s in enumerate(shapes))
+    expected = ufunc(np.asarray(a), np.asarray(b))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(2):
+            got = NUMPY_KERNELS[name](cpu, a, b)
+            assert owner_of(got) is not None and owner_of(got).pool is cpu.pool
+            assert got.dtype == expected.dtype and got.shape == expected.shape
+            np.testing.assert_array_equal(got, expected)

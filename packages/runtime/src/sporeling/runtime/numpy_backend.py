@@ -37,7 +37,9 @@ class NumpyBackend(Backend):
     def allocate(self, shape, dtype=np.float32, persistent: bool = False) -> np.ndarray:
         # every kernel's output: the default pool read without get_default_pool's call
         pool = self._pool or _default._pool or get_default_pool()
-        return pool.allocate(shape, dtype, persistent=persistent)
+        if persistent:
+            return pool.allocate(shape, dtype, persistent=True)
+        return pool.allocate(shape, dtype)  # no keyword on the hot path (~0.1 us a call)
 
     def from_numpy(self, array, persistent: bool = False) -> np.ndarray:
         array = np.asarray(array)

@@ -68,10 +68,13 @@ class PyNativeInterpreter(Interpreter):
             if prim.multiple_results:
                 return tuple(wrap(o) for o in out)
             return wrap(out)
-        tape, inner, parents, traced = STATE.tape, [], [], False
+        tape, inner, parents, traced, plain = STATE.tape, [], [], False, True
         for a in args:
             if isinstance(a, Tensor):
-                inner.append(a._data)
+                data = a._data
+                inner.append(data)
+                if type(data) is not ndarray:
+                    plain = False
                 node = a._node
                 if node is not None and a._tape is tape:
                     parents.append((node, a._index))
@@ -79,8 +82,11 @@ class PyNativeInterpreter(Interpreter):
                     continue
             else:
                 inner.append(a)
+                if type(a) is not ndarray:
+                    plain = False
             parents.append(None)
-        if traced and _any_traced(inner):
+        # all plain arrays (the common case): nothing traced, skip the scan
+        if traced and not plain and _any_traced(inner):
             inner = _keep_recorded_wrappers(args, inner, parents)
         out = run(prim, inner, params)
         multi = prim.multiple_results

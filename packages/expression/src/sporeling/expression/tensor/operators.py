@@ -9,6 +9,7 @@ compute on the data and return arrays, without gradients.
 from __future__ import annotations
 
 from sporeling.compiler import ops
+from sporeling.compiler.ops.elementwise import add_p, div_p, mul_p, sub_p
 
 __all__ = ["TensorOperators"]
 
@@ -24,14 +25,35 @@ def _binary(op, doc):
     return forward, reflected
 
 
+def _arithmetic(op, prim, doc, *, floating_only=False):
+    """``_binary`` with a fast path: Tensor (op) Tensor of one dtype needs no promotion, so
+    it goes straight to the Tensors' interpreter (what ``bind`` would pick for two Tensors;
+    its AMP operand hooks, Graph-mode dispatch and tape recording all still apply).
+    ``floating_only``: ``div`` of integers casts them to float first, so those take ``op``."""
+    def forward(self, other):
+        if isinstance(other, TensorOperators):
+            dtype, interp = self._data.dtype, self._interpreter
+            if other._data.dtype is dtype and other._interpreter is interp \
+                    and (not floating_only or dtype.kind == "f"):
+                return interp.apply(prim, (self, other), {})
+        return op(self, other)
+
+    def reflected(self, other):
+        return op(other, self)
+    forward.__doc__ = doc
+    reflected.__doc__ = f"{doc} (reflected)"
+    return forward, reflected
+
+
 class TensorOperators:
     """Operator methods of :class:`~sporeling.expression.Tensor`."""
     __slots__ = ()
 
-    __add__, __radd__ = _binary(ops.add, "``self + other``")
-    __sub__, __rsub__ = _binary(ops.sub, "``self - other``")
-    __mul__, __rmul__ = _binary(ops.mul, "``self * other``")
-    __truediv__, __rtruediv__ = _binary(ops.div, "``self / other``")
+    __add__, __radd__ = _arithmetic(ops.add, add_p, "``self + other``")
+    __sub__, __rsub__ = _arithmetic(ops.sub, sub_p, "``self - other``")
+    __mul__, __rmul__ = _arithmetic(ops.mul, mul_p, "``self * other``")
+    __truediv__, __rtruediv__ = _arithmetic(ops.div, div_p, "``self / other``",
+                                            floating_only=True)
     __floordiv__, __rfloordiv__ = _binary(ops.floordiv, "``self // other``")
     __mod__, __rmod__ = _binary(ops.mod, "``self % other``")
     __pow__, __rpow__ = _binary(ops.pow, "``self ** other``")

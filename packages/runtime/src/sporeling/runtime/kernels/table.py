@@ -90,8 +90,9 @@ def from_ufunc(name: str, ufunc: np.ufunc) -> Callable:
                     if nin == 1:
                         return ufunc(first, out=backend.allocate(first.shape, dtype))
                     last = inputs[1]
+                    # same shape, or a 0-d second operand (a Python scalar the op promoted)
                     if nin == 2 and type(last) is _ndarray and last.dtype is first.dtype \
-                            and last.shape == first.shape:
+                            and (last.shape == first.shape or not last.ndim):
                         return ufunc(first, last, out=backend.allocate(first.shape, dtype))
             out = backend.allocate(*_result(inputs))
         return ufunc(*inputs, out=out)

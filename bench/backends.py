@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from reference.lenet import NumpyLeNet  # noqa: E402
 from reference.mlp import NumpyMLP  # noqa: E402
-from timing import compare, print_table, ratio  # noqa: E402
+from timing import compare, first_call as timed_first_call, print_table, ratio  # noqa: E402
 from train_step import (LR, MOMENTUM, sporeling_lenet, sporeling_mlp, sporeling_step,  # noqa: E402
                         torch, torch_lenet, torch_mlp, torch_step)
 
@@ -50,9 +49,7 @@ def fma_rows(blocks: int, steps: int, n: int = 10_000_000) -> list[list[str]]:
     contenders, first_call = {}, {}
     for name in BACKENDS:
         program = lower(graph, backend=get_backend(name))
-        start = time.perf_counter()
-        program(a, b, c)
-        first_call[name] = time.perf_counter() - start
+        first_call[name] = timed_first_call(lambda p=program: p(a, b, c))
         contenders[f"sporeling graph, {name}"] = (lambda p=program: p(a, b, c)[0])
     out = np.empty_like(a)
     contenders["numpy a*b+c (out=)"] = lambda: np.add(np.multiply(a, b, out=out), c, out=out)
@@ -85,10 +82,8 @@ def model_rows(blocks: int, steps: int) -> tuple[list[list[str]], dict]:
             step = sporeling_step(build(ref))
             name = f"sporeling graph, {backend}"
             scope = (lambda b=backend: sx.context(mode=sx.GRAPH_MODE, backend=b))
-            with scope():
-                start = time.perf_counter()
-                step(x, y)  # compiles (and, for numba, compiles or loads its kernels)
-                first_steps[(label, backend)] = time.perf_counter() - start
+            with scope():  # compiles (and, for numba, compiles or loads its kernels)
+                first_steps[(label, backend)] = timed_first_call(lambda s=step: s(x, y))
             contenders[name] = (lambda s=step: s(x, y))
             scopes[name] = scope
         if torch is not None:

@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 from timing import clock_named, compare, print_table, ratio  # noqa: E402
-from train_step import chain_contenders, torch  # noqa: E402
+from train_step import chain_contenders  # noqa: E402
 
 import sporeling.expression as sx  # noqa: E402
 from sporeling.compiler.core import eager  # noqa: E402

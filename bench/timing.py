@@ -25,7 +25,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, ContextManager
 
-__all__ = ["Timing", "compare", "ratio", "print_table", "CPU_CLOCK", "clock_named"]
+__all__ = ["Timing", "compare", "first_call", "ratio", "print_table", "CPU_CLOCK",
+           "clock_named"]
 
 CPU_CLOCK = time.thread_time
 
@@ -83,6 +84,15 @@ def compare(contenders: dict[str, Callable[[], Any]], *, steps: int = 20, blocks
             last[name] = out
     return {n: Timing(statistics.median(s), min(s), max(s), s, last.get(n))
             for n, s in samples.items()}
+
+
+def first_call(fn: Callable[[], Any], idle: float = 0.3) -> float:
+    """Seconds of one call of ``fn`` (a compile, a cache load), after ``idle`` seconds of
+    sleep like every timed block."""
+    time.sleep(idle)
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
 
 
 def ratio(a: Timing, b: Timing | None) -> str:

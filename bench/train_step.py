@@ -17,9 +17,7 @@ other jobs); the model rows stay on the wall clock (BLAS works in other threads)
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -116,22 +114,6 @@ def torch_lenet(ref):
                 param.copy_(torch.from_numpy(np.ascontiguousarray(value)))
         return net
     return build
-
-
-def race(contenders: dict, x, y, repeats: int, warmup: int = 3):
-    """Interleaved single steps; returns {name: (median seconds, losses)} (kept for
-    ``graph_vs_pynative.py``; this script times blocks with ``timing.compare``)."""
-    times = {name: [] for name in contenders}
-    losses = {name: [] for name in contenders}
-    for i in range(warmup + repeats):
-        for name, step in contenders.items():
-            start = time.perf_counter()
-            loss = step(x, y)
-            elapsed = time.perf_counter() - start
-            losses[name].append(loss)
-            if i >= warmup:
-                times[name].append(elapsed)
-    return {n: (statistics.median(times[n]), losses[n]) for n in contenders}
 
 
 def chain_contenders():

@@ -37,12 +37,8 @@ def _arithmetic(op, prim, doc, *, floating_only=False):
                     and (not floating_only or dtype.kind == "f"):
                 return interp.apply(prim, (self, other), {})
         return op(self, other)
-
-    def reflected(self, other):
-        return op(other, self)
     forward.__doc__ = doc
-    reflected.__doc__ = f"{doc} (reflected)"
-    return forward, reflected
+    return forward, _binary(op, doc)[1]
 
 
 class TensorOperators:

@@ -14,6 +14,7 @@ from .errors import BackendNotFoundError, KernelNotFoundError, PoolError
 from .kernel_registry import Kernel, KernelMemory, KernelRegistry, get_kernels
 from .memory import MemoryPool, PoolStats, RegionStats, get_default_pool, set_default_pool
 from .numpy_backend import NumpyBackend
+from .stacked_backend import StackedBackend
 
 try:
     __version__ = _version("sporeling-runtime")
@@ -22,7 +23,7 @@ except PackageNotFoundError:  # running from a source tree
 
 __all__ = [
     "Backend", "BackendRegistry", "get_backend", "get_backends", "Kernel", "KernelMemory", "KernelRegistry",
-    "get_kernels", "NumpyBackend", "MemoryPool", "PoolStats", "RegionStats",
+    "get_kernels", "NumpyBackend", "StackedBackend", "MemoryPool", "PoolStats", "RegionStats",
     "get_default_pool", "set_default_pool", "BackendNotFoundError", "KernelNotFoundError",
     "PoolError", "__version__",
 ]

@@ -72,6 +72,11 @@ class Backend(abc.ABC):
     def has_kernel(self, primitive: str) -> bool:
         return get_kernels().lookup(self.name, primitive) is not None
 
+    def provider(self, primitive: str) -> str:
+        """The name of the backend whose kernel runs ``primitive`` (a stacked backend may
+        hand a primitive to another provider; see ``stacked_backend``)."""
+        return self.name
+
     def kernel_memory(self, primitive: str) -> KernelMemory:
         """What this backend's kernel for ``primitive`` declared about memory (the
         compiler plans buffers from it); ``opaque`` when undeclared."""

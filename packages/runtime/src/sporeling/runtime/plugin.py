@@ -39,3 +39,9 @@ def sporeling_add_kernels(kernels) -> None:
     for primitive, fn in NUMPY_KERNELS.items():
         kernels.add_kernel(NumpyBackend.name, primitive, fn,
                            memory=NUMPY_MEMORY.get(primitive))
+
+
+@impl
+def sporeling_add_commands(commands) -> None:
+    from .kernels_command import add_kernels_command
+    add_kernels_command(commands)

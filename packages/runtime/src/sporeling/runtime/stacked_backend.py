@@ -1,0 +1,62 @@
+"""Kernel providers stacked on one device target: a fast library serves the primitives it
+has kernels for, NumPy's kernels the rest, on NumPy's buffers and pool.
+
+A plugin backend subclasses :class:`StackedBackend` and registers its own kernels under its
+name; :meth:`provider` says which backend's kernel serves a primitive (``sporeling kernels``
+prints it for every primitive). The first time NumPy stands in for a primitive it is said
+once in the backend's log (``log_name``, default ``sporeling.<name>``), at INFO.
+
+    >>> class Fast(StackedBackend):
+    ...     name = "fast"
+    >>> Fast().provider("add")        # no kernel of its own: NumPy's serves
+    'numpy'
+"""
+from __future__ import annotations
+
+import logging
+
+from .kernel_registry import KernelMemory, get_kernels
+from .numpy_backend import NumpyBackend
+
+__all__ = ["StackedBackend"]
+
+_TITLES = {"numpy": "NumPy"}
+
+
+class StackedBackend(NumpyBackend):
+    """NumPy's buffers; this backend's kernels first, then NumPy's."""
+
+    device_target = "CPU"
+    below = NumpyBackend.name  # the provider that serves what this backend lacks
+    log_name: str | None = None
+
+    def __init__(self, pool=None) -> None:
+        super().__init__(pool)
+        self.said: set[str] = set()  # primitives already reported as served by `below`
+        self._log = logging.getLogger(self.log_name or f"sporeling.{self.name}")
+
+    def provider(self, primitive: str) -> str:
+        """The name of the backend whose kernel runs ``primitive`` here."""
+        kernels = get_kernels()
+        if kernels.lookup(self.name, primitive) is not None:
+            return self.name
+        if kernels.lookup(self.below, primitive) is not None:
+            if primitive not in self.said:
+                self.said.add(primitive)
+                self._log.info("%s backend: no kernel for %r, running %s's", self.name,
+                               primitive, _TITLES.get(self.below, self.below))
+            return self.below
+        return self.name  # neither: Backend.kernel names what is missing
+
+    def kernel(self, primitive: str):
+        owner = self.provider(primitive)
+        return get_kernels().lookup(owner, primitive) if owner != self.name \
+            else super().kernel(primitive)
+
+    def has_kernel(self, primitive: str) -> bool:
+        kernels = get_kernels()
+        return (kernels.lookup(self.name, primitive) is not None
+                or kernels.lookup(self.below, primitive) is not None)
+
+    def kernel_memory(self, primitive: str) -> KernelMemory:
+        return get_kernels().memory(self.provider(primitive), primitive)

@@ -1,0 +1,20 @@
+"""oneDNN's kernels, by primitive name, with what each does with memory."""
+from __future__ import annotations
+
+from sporeling.runtime import KernelMemory
+
+from . import conv, pooling
+
+__all__ = ["ONEDNN_KERNELS"]
+
+_OUT = KernelMemory.writes_out()  # writes its whole result into out=, never in place
+
+ONEDNN_KERNELS = {
+    "conv2d": (conv.conv2d, _OUT),
+    "conv_transpose2d": (conv.conv_transpose2d, _OUT),
+    "conv2d_weight_grad": (conv.conv2d_weight_grad, _OUT),
+    "max_pool2d": (pooling.max_pool2d, KernelMemory.FRESH),
+    "max_pool2d_scatter": (pooling.max_pool2d_scatter, _OUT),
+    "avg_pool2d": (pooling.avg_pool2d, _OUT),
+    "avg_pool2d_transpose": (pooling.avg_pool2d_transpose, _OUT),
+}

@@ -1,0 +1,62 @@
+"""What every oneDNN kernel shares: which calls it takes, the fallback to NumPy's kernel,
+and the output buffer.
+
+oneDNN serves float32 (and bfloat16/float16 where a kernel says so); float64 and integer
+inputs stay on NumPy's kernel, as does a call oneDNN refuses (``unimplemented`` for those
+shapes): that is said once per primitive and shapes in the log (logger
+``sporeling.onednn``), and the refusal is remembered so the next call goes straight to
+NumPy.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+
+import numpy as np
+
+from sporeling.runtime import get_kernels
+
+from ..lib import OneDnnError
+
+__all__ = ["onednn_kernel", "output", "contiguous", "FLOAT32", "log"]
+
+log = logging.getLogger("sporeling.onednn")
+FLOAT32 = (np.dtype(np.float32),)
+_REFUSED: set = set()
+
+
+def numpy_kernel(primitive: str):
+    return get_kernels().lookup("numpy", primitive)
+
+
+def onednn_kernel(primitive: str, dtypes=FLOAT32):
+    """Decorate ``fn(backend, *inputs, out=None, **params)``: it runs when every array
+    input has one of ``dtypes``; otherwise, or when oneDNN refuses, NumPy's kernel runs."""
+    def wrap(fn):
+        @functools.wraps(fn)
+        def kernel(backend, *inputs, out=None, **params):
+            if all(getattr(x, "dtype", None) in dtypes for x in inputs if x is not None):
+                key = (primitive,) + tuple(getattr(x, "shape", None) for x in inputs) + \
+                    tuple(repr(v) for v in params.values())
+                if key not in _REFUSED:
+                    try:
+                        return fn(backend, *inputs, out=out, **params)
+                    except OneDnnError as error:
+                        _REFUSED.add(key)
+                        log.info("oneDNN refused %s for shapes %s (%s): NumPy's kernel "
+                                 "serves it", primitive,
+                                 [getattr(x, "shape", None) for x in inputs], error.status)
+            return numpy_kernel(primitive)(backend, *inputs, out=out, **params)
+        kernel.primitive = primitive
+        return kernel
+    return wrap
+
+
+def output(backend, out, shape, dtype):
+    """``out`` or a fresh buffer: contiguous either way (pool buffers and planned arena
+    views are)."""
+    return backend.allocate(shape, dtype) if out is None else out
+
+
+def contiguous(x: np.ndarray) -> np.ndarray:
+    return x if x.flags.c_contiguous else np.ascontiguousarray(x)

@@ -1,0 +1,142 @@
+"""Pooling: max (forward with its argmax, backward from it) and average (forward, and its
+transpose as the backward), NCHW.
+
+Our ``max_pool2d`` returns each window's argmax as an int64 offset inside the window; the
+forward's oneDNN workspace holds exactly that offset (kh * KW + kw, first maximum, padding
+never wins) as one byte per output for windows under 256 elements. The forward converts it
+into the int64 index; the backward (``max_pool2d_scatter``) converts it back into the
+workspace oneDNN's backward reads, so a window's gradient goes where NumPy's would.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import constants as C
+from ..lib import OneDnnError, dims
+from ..memory import Desc
+from ..plan import PrimitiveDesc, cached_plan
+from ._serve import contiguous, onednn_kernel, output
+
+_PLAIN = Desc.plain
+
+
+def _geometry(kernel_size, stride, padding, dilation=(1, 1)):
+    (pt, pb), (pl, pr) = padding
+    return (dims(stride), dims(kernel_size), dims(d - 1 for d in dilation), dims((pt, pl)),
+            dims((pb, pr)))
+
+
+def _out_shape(x_shape, kernel, stride, padding, dilation=(1, 1)):
+    return tuple(x_shape[:2]) + tuple(
+        (n + lo + hi - d * (k - 1) - 1) // s + 1
+        for n, k, s, (lo, hi), d in zip(x_shape[2:], kernel, stride, padding, dilation))
+
+
+def _max_forward_pd(x_shape, y_shape, dtype, geometry):
+    return PrimitiveDesc("pooling_forward", C.dnnl_forward_training, C.dnnl_pooling_max,
+                         _PLAIN(x_shape, dtype), _PLAIN(y_shape, dtype), *geometry)
+
+
+def _plain_workspace(pd, y_shape) -> Desc:
+    """The workspace descriptor, if it is a plain one-byte-per-output index (else oneDNN's
+    workspace cannot stand for our int64 argmax: NumPy serves)."""
+    ws = pd.md(C.dnnl_query_workspace_md)
+    if ws != _PLAIN(y_shape, np.uint8):
+        raise OneDnnError("max pooling", "workspace is not a plain byte index")
+    return ws
+
+
+@onednn_kernel("max_pool2d")
+def max_pool2d(backend, x, out=None, *, kernel_size, stride, padding, dilation):
+    x = contiguous(x)
+    y_shape = _out_shape(x.shape, kernel_size, stride, padding, dilation)
+    y, index = out if out is not None else (None, None)
+    y = output(backend, y, y_shape, x.dtype)
+    index = output(backend, index, y_shape, np.int64)
+
+    def build(b):
+        pd = _max_forward_pd(x.shape, y_shape, x.dtype,
+                             _geometry(kernel_size, stride, padding, dilation))
+        ws = b.internal(_plain_workspace(pd, y_shape))
+        b.execute(pd, {C.DNNL_ARG_SRC: b.user(_PLAIN(x.shape, x.dtype)),
+                       C.DNNL_ARG_DST: b.user(_PLAIN(y_shape, x.dtype)),
+                       C.DNNL_ARG_WORKSPACE: ws})
+        b.extra = ws.buffer.reshape(y_shape)
+
+    plan = cached_plan(("max_pool2d", x.shape, x.dtype, kernel_size, stride, padding,
+                        dilation), build)
+    plan.run(x, y)
+    np.copyto(index, plan.extra, casting="unsafe")
+    return y, index
+
+
+@onednn_kernel("max_pool2d_scatter")
+def max_pool2d_scatter(backend, g, index, out=None, *, input_size, kernel_size, stride,
+                       padding, dilation):
+    g = contiguous(g)
+    x_shape = tuple(g.shape[:2]) + tuple(input_size)
+    dx = output(backend, out, x_shape, g.dtype)
+
+    def build(b):
+        geometry = _geometry(kernel_size, stride, padding, dilation)
+        hint = _max_forward_pd(x_shape, g.shape, g.dtype, geometry)
+        pd = PrimitiveDesc("pooling_backward", C.dnnl_pooling_max,
+                           _PLAIN(x_shape, g.dtype), _PLAIN(g.shape, g.dtype), *geometry, hint)
+        ws = b.internal(_plain_workspace(hint, g.shape))
+        b.keep.append(hint)
+        b.execute(pd, {C.DNNL_ARG_DIFF_DST: b.user(_PLAIN(g.shape, g.dtype)),
+                       C.DNNL_ARG_DIFF_SRC: b.user(_PLAIN(x_shape, g.dtype)),
+                       C.DNNL_ARG_WORKSPACE: ws})
+        b.extra = ws.buffer.reshape(g.shape)
+
+    plan = cached_plan(("max_pool2d_scatter", g.shape, g.dtype, tuple(input_size),
+                        kernel_size, stride, padding, dilation), build)
+    np.copyto(plan.extra, index, casting="unsafe")
+    plan.run(g, dx)
+    return dx
+
+
+def _avg_alg(count_include_pad):
+    return C.dnnl_pooling_avg_include_padding if count_include_pad else \
+        C.dnnl_pooling_avg_exclude_padding
+
+
+@onednn_kernel("avg_pool2d")
+def avg_pool2d(backend, x, out=None, *, kernel_size, stride, padding, count_include_pad):
+    x = contiguous(x)
+    y_shape = _out_shape(x.shape, kernel_size, stride, padding)
+    y = output(backend, out, y_shape, x.dtype)
+
+    def build(b):
+        pd = PrimitiveDesc("pooling_forward", C.dnnl_forward_training,
+                           _avg_alg(count_include_pad), _PLAIN(x.shape, x.dtype),
+                           _PLAIN(y_shape, x.dtype), *_geometry(kernel_size, stride, padding))
+        b.execute(pd, {C.DNNL_ARG_SRC: b.user(_PLAIN(x.shape, x.dtype)),
+                       C.DNNL_ARG_DST: b.user(_PLAIN(y_shape, x.dtype))})
+
+    cached_plan(("avg_pool2d", x.shape, x.dtype, kernel_size, stride, padding,
+                 count_include_pad), build).run(x, y)
+    return y
+
+
+@onednn_kernel("avg_pool2d_transpose")
+def avg_pool2d_transpose(backend, g, out=None, *, input_size, kernel_size, stride, padding,
+                         count_include_pad):
+    g = contiguous(g)
+    x_shape = tuple(g.shape[:2]) + tuple(input_size)
+    dx = output(backend, out, x_shape, g.dtype)
+
+    def build(b):
+        geometry = _geometry(kernel_size, stride, padding)
+        alg = _avg_alg(count_include_pad)
+        hint = PrimitiveDesc("pooling_forward", C.dnnl_forward_training, alg,
+                             _PLAIN(x_shape, g.dtype), _PLAIN(g.shape, g.dtype), *geometry)
+        pd = PrimitiveDesc("pooling_backward", alg, _PLAIN(x_shape, g.dtype),
+                           _PLAIN(g.shape, g.dtype), *geometry, hint)
+        b.keep.append(hint)
+        b.execute(pd, {C.DNNL_ARG_DIFF_DST: b.user(_PLAIN(g.shape, g.dtype)),
+                       C.DNNL_ARG_DIFF_SRC: b.user(_PLAIN(x_shape, g.dtype))})
+
+    cached_plan(("avg_pool2d_transpose", g.shape, g.dtype, tuple(input_size), kernel_size,
+                 stride, padding, count_include_pad), build).run(g, dx)
+    return dx

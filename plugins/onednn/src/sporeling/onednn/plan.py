@@ -1,0 +1,196 @@
+"""A kernel call compiled once per (op, shapes, dtypes, attributes): a :class:`Plan`.
+
+Building a plan creates the primitive descriptors (letting each primitive choose its
+layouts), the reorders between the user's plain buffers and those layouts, the internal
+buffers and the scratchpad, and the ``dnnl_exec_arg_t`` arrays. Running it costs, above the
+primitives themselves, one data-pointer read and one ``set_data_handle`` per user buffer
+and one ``execute`` per step: a few microseconds.
+
+    plan = Plan.build(key, lambda b: ...)   # cached per thread
+    plan.run(x, w, y)                       # pointers of the user's buffers, in order
+"""
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections import OrderedDict
+from ctypes import c_void_p
+
+from . import constants as C
+from .lib import ExecArg, OneDnnError, call, load
+from .memory import Desc, Memory, engine, stream
+
+__all__ = ["PrimitiveDesc", "Builder", "Plan", "cached_plan"]
+
+
+class PrimitiveDesc:
+    """An owned ``dnnl_primitive_desc_t``: calls oneDNN's ``dnnl_<name>_primitive_desc_create``
+    with the out-parameter, the engine and a user-scratchpad attribute filled in. ``args``
+    may hold :class:`Desc` and :class:`PrimitiveDesc` objects (passed as their handles, and
+    alive until the call returns)."""
+    __slots__ = ("handle", "name")
+
+    def __init__(self, name: str, *args) -> None:
+        self.name, self.handle = name, c_void_p()
+        handles = [a.handle if isinstance(a, (Desc, PrimitiveDesc)) else a for a in args]
+        call(f"dnnl_{name}_primitive_desc_create", ctypes.byref(self.handle), engine(),
+             *handles, _attr())
+
+    def md(self, what: int, index: int = 0) -> Desc:
+        return Desc.of(self, what, index)
+
+    def __del__(self) -> None:
+        if self.handle:
+            try:
+                call("dnnl_primitive_desc_destroy", self.handle)
+            except Exception:  # interpreter shutdown
+                pass
+            self.handle = None
+
+
+_ATTR: c_void_p | None = None
+
+
+def _attr() -> c_void_p:
+    """One attribute for every primitive: the scratchpad is ours (one buffer per plan,
+    allocated once) instead of a malloc inside every execute."""
+    global _ATTR
+    if _ATTR is None:
+        attr = c_void_p()
+        call("dnnl_primitive_attr_create", ctypes.byref(attr))
+        call("dnnl_primitive_attr_set_scratchpad_mode", attr, C.dnnl_scratchpad_mode_user)
+        _ATTR = attr
+    return _ATTR
+
+
+class _Primitive:
+    __slots__ = ("handle",)
+
+    def __init__(self, pd: PrimitiveDesc) -> None:
+        self.handle = c_void_p()
+        call("dnnl_primitive_create", ctypes.byref(self.handle), pd.handle)
+
+    def __del__(self) -> None:
+        if self.handle:
+            try:
+                call("dnnl_primitive_destroy", self.handle)
+            except Exception:  # interpreter shutdown
+                pass
+            self.handle = None
+
+
+class Builder:
+    """Collects a plan's steps. User buffers come first (``user``), in the order
+    :meth:`Plan.run` receives them."""
+
+    def __init__(self) -> None:
+        self.users: list[Memory] = []
+        self.steps: list[tuple] = []
+        self.keep: list = []
+        self.extra = None  # what the kernel wants back from its plan (internal buffers)
+
+    def user(self, desc: Desc) -> Memory:
+        memory = Memory(desc)
+        self.users.append(memory)
+        return memory
+
+    def internal(self, desc: Desc) -> Memory:
+        memory = Memory(desc, owned=True)
+        self.keep.append(memory)
+        return memory
+
+    def reorder(self, src: Memory, dst: Memory) -> None:
+        pd = _Reorder(src.desc, dst.desc)
+        self.execute(pd, {C.DNNL_ARG_FROM: src, C.DNNL_ARG_TO: dst})
+
+    def into(self, user: Memory, wanted: Desc) -> Memory:
+        """``user`` as the primitive wants it: itself, or an internal copy reordered
+        before the primitive runs."""
+        if wanted == user.desc:
+            return user
+        inner = self.internal(wanted)
+        self.reorder(user, inner)
+        return inner
+
+    def out_of(self, wanted: Desc, user: Memory) -> tuple[Memory, callable]:
+        """Where the primitive writes for ``user``: itself, or an internal buffer and a
+        function adding the reorder back (call it after the primitive's step)."""
+        if wanted == user.desc:
+            return user, lambda: None
+        inner = self.internal(wanted)
+        return inner, lambda: self.reorder(inner, user)
+
+    def execute(self, pd, args: dict) -> None:
+        """A step running ``pd``'s primitive on ``args`` (+ its scratchpad)."""
+        scratch = pd.md(C.dnnl_query_scratchpad_md)
+        if scratch:
+            args = dict(args)
+            args[C.DNNL_ARG_SCRATCHPAD] = self.internal(scratch)
+        array = (ExecArg * len(args))(*(ExecArg(k, m.handle) for k, m in args.items()))
+        primitive = _Primitive(pd)
+        self.keep += [pd, primitive, list(args.values())]
+        self.steps.append((primitive.handle, len(args), array))
+
+    def plan(self) -> "Plan":
+        return Plan(tuple(m.handle for m in self.users), tuple(self.steps), self.keep,
+                    self.extra)
+
+
+class _Reorder(PrimitiveDesc):
+    def __init__(self, src: Desc, dst: Desc) -> None:
+        self.name, self.handle = "reorder", c_void_p()
+        call("dnnl_reorder_primitive_desc_create", ctypes.byref(self.handle), src.handle,
+             engine(), dst.handle, engine(), _attr())
+
+
+class Plan:
+    """The compiled call: set the user buffers' pointers, run the steps in order."""
+    __slots__ = ("users", "steps", "keep", "extra", "_set", "_execute", "_stream")
+
+    def __init__(self, users, steps, keep, extra=None) -> None:
+        lib = load()
+        self.users, self.steps, self.keep, self.extra = users, steps, keep, extra
+        self._set, self._execute = lib.dnnl_memory_set_data_handle, lib.dnnl_primitive_execute
+        self._stream = stream()
+
+    def run(self, *arrays) -> None:
+        """Run on ``arrays`` (contiguous NumPy arrays, one per user buffer, in order)."""
+        self.bind(*arrays)
+        self.execute()
+
+    def bind(self, *arrays) -> None:
+        """Point the user buffers at ``arrays`` (then :meth:`execute`, or run the steps
+        one by one where the kernel works between them)."""
+        set_handle = self._set
+        for memory, array in zip(self.users, arrays):
+            if set_handle(memory, array.__array_interface__["data"][0]):
+                raise OneDnnError("dnnl_memory_set_data_handle", "invalid argument")
+
+    def execute(self, steps=None) -> None:
+        """Run ``steps`` (default: all of them) in order."""
+        execute, s = self._execute, self._stream
+        for primitive, n, args in self.steps if steps is None else steps:
+            status = execute(primitive, s, n, args)
+            if status:
+                raise OneDnnError("dnnl_primitive_execute",
+                                  load().dnnl_status2str(status).decode())
+
+
+_LOCAL = threading.local()
+CACHE_SIZE = 256
+
+
+def cached_plan(key, build):
+    """The plan for ``key`` (built by ``build(Builder()) -> None`` on first use). Plans own
+    internal buffers, so each thread keeps its own (threads may run one model at once)."""
+    cache = getattr(_LOCAL, "plans", None)
+    if cache is None:
+        cache = _LOCAL.plans = OrderedDict()
+    plan = cache.get(key)
+    if plan is None:
+        builder = Builder()
+        build(builder)
+        plan = cache[key] = builder.plan()
+        if len(cache) > CACHE_SIZE:
+            cache.popitem(last=False)
+    return plan

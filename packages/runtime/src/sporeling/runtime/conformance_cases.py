@@ -250,6 +250,15 @@ def _conv2d_weight_grad(draw):
 
 
 @st.composite
+def _conv_transpose2d(draw):
+    dtype, xs, ws, ys, params = draw(_conv_geometry())
+    # output_padding < stride picks which input size the transpose reproduces
+    extra = tuple(draw(st.integers(0, s - 1)) for s in params["stride"])
+    return Case((_array(draw, ys, dtype), _array(draw, ws, dtype)),
+                {**params, "output_padding": extra})
+
+
+@st.composite
 def _pool_geometry(draw):
     n, c = draw(st.integers(1, 2)), draw(st.integers(1, 3))
     k = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
@@ -295,6 +304,22 @@ def _max_pool2d_scatter(draw):
 def _max_pool2d_gather(draw):
     dtype, xs, ys, index, params = draw(_max_pool2d_grad())
     return Case((_array(draw, xs, dtype), index), params)
+
+
+@st.composite
+def _avg_pool2d(draw):
+    dtype, xs, _, params = draw(_pool_geometry())
+    params = {k: v for k, v in params.items() if k != "dilation"}
+    return Case((_array(draw, xs, dtype),),
+                {**params, "count_include_pad": draw(st.booleans())})
+
+
+@st.composite
+def _avg_pool2d_transpose(draw):
+    dtype, xs, ys, params = draw(_pool_geometry())
+    params = {k: v for k, v in params.items() if k != "dilation"}
+    return Case((_array(draw, ys, dtype),), {**params, "input_size": xs[2:],
+                                             "count_include_pad": draw(st.booleans())})
 
 
 # ---- views -------------------------------------------------------------------------------
@@ -382,6 +407,8 @@ CASES: dict[str, st.SearchStrategy] = {
     "conv2d": _conv2d(), "conv2d_weight_grad": _conv2d_weight_grad(),
     "max_pool2d": _max_pool2d(), "max_pool2d_scatter": _max_pool2d_scatter(),
     "max_pool2d_gather": _max_pool2d_gather(),
+    "conv_transpose2d": _conv_transpose2d(), "avg_pool2d": _avg_pool2d(),
+    "avg_pool2d_transpose": _avg_pool2d_transpose(),
     "reshape": _reshape(), "transpose": _transpose(), "broadcast_to": _broadcast_to(),
     "fused_elementwise": _fused_elementwise(),
 }

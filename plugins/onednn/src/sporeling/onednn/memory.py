@@ -64,7 +64,12 @@ class Desc:
     def plain(cls, shape, dtype) -> "Desc":
         """Row-major ``shape`` of ``dtype`` (a 0-d shape is taken as ``(1,)``)."""
         shape = tuple(shape) or (1,)
-        strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+        return cls.strided(shape, dtype, [math.prod(shape[i + 1:]) for i in range(len(shape))])
+
+    @classmethod
+    def strided(cls, shape, dtype, strides) -> "Desc":
+        """``shape`` of ``dtype`` whose element ``i`` lies ``sum(i * strides)`` elements
+        (not bytes) from the start: a transposed or sliced NumPy view, read in place."""
         handle = c_void_p()
         call("dnnl_memory_desc_create_with_strides", ctypes.byref(handle), len(shape),
              dims(shape), DTYPES[np.dtype(dtype)], dims(strides))
@@ -129,7 +134,7 @@ class Memory:
              c_void_p(pointer if owned else C.DNNL_MEMORY_NONE))
 
     def __del__(self) -> None:
-        if self.handle:
+        if getattr(self, "handle", None):  # None if __init__ failed
             try:
                 call("dnnl_memory_destroy", self.handle)
             except Exception:  # interpreter shutdown

@@ -39,8 +39,16 @@ class PrimitiveDesc:
     def md(self, what: int, index: int = 0) -> Desc:
         return Desc.of(self, what, index)
 
+    @property
+    def impl(self) -> str:
+        """The implementation oneDNN chose (``brg:avx2``, ``gemm:jit``, ``ref:any``...)."""
+        info = ctypes.c_char_p()
+        call("dnnl_primitive_desc_query", self.handle, C.dnnl_query_impl_info_str, 0,
+             ctypes.byref(info))
+        return (info.value or b"").decode()
+
     def __del__(self) -> None:
-        if self.handle:
+        if getattr(self, "handle", None):  # None if __init__ failed
             try:
                 call("dnnl_primitive_desc_destroy", self.handle)
             except Exception:  # interpreter shutdown
@@ -71,7 +79,7 @@ class _Primitive:
         call("dnnl_primitive_create", ctypes.byref(self.handle), pd.handle)
 
     def __del__(self) -> None:
-        if self.handle:
+        if getattr(self, "handle", None):  # None if __init__ failed
             try:
                 call("dnnl_primitive_destroy", self.handle)
             except Exception:  # interpreter shutdown

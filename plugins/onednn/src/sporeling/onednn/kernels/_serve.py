@@ -18,11 +18,19 @@ from sporeling.runtime import get_kernels
 
 from ..lib import OneDnnError
 
-__all__ = ["onednn_kernel", "output", "contiguous", "FLOAT32", "log"]
+__all__ = ["onednn_kernel", "output", "contiguous", "NotServed", "FLOAT32", "log"]
 
 log = logging.getLogger("sporeling.onednn")
 FLOAT32 = (np.dtype(np.float32),)
 _REFUSED: set = set()
+
+
+class NotServed(OneDnnError):
+    """A call this plugin does not hand to oneDNN (e.g. normalisation over axes no oneDNN
+    primitive reduces over): NumPy's kernel serves it, like a call oneDNN refuses."""
+
+    def __init__(self, primitive: str, why: str) -> None:
+        super().__init__(primitive, f"not served: {why}")
 
 
 def numpy_kernel(primitive: str):

@@ -322,6 +322,63 @@ def _avg_pool2d_transpose(draw):
                                              "count_include_pad": draw(st.booleans())})
 
 
+@st.composite
+def _rnn_case(draw, kind):
+    """Operands and parameters of ``lstm`` / ``gru`` (see ``kernels/nn/rnn.py``)."""
+    dtype = draw(st.sampled_from(FLOATS))
+    steps, n = draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    size, hidden = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    layers, bidirectional = draw(st.integers(1, 2)), draw(st.booleans())
+    has_bias, has_state, has_lengths = (draw(st.booleans()) for _ in range(3))
+    dirs, gates = 1 + bidirectional, (4 if kind == "lstm" else 3) * hidden
+    inputs = [_array(draw, (steps, n, size), dtype, lo=-2, hi=2)]
+    if has_state:
+        inputs += [_array(draw, (layers * dirs, n, hidden), dtype, lo=-1, hi=1)
+                   for _ in range(2 if kind == "lstm" else 1)]
+    for layer in range(layers):
+        for _ in range(dirs):
+            inputs += [_array(draw, (gates, size if layer == 0 else dirs * hidden), dtype,
+                              lo=-1, hi=1), _array(draw, (gates, hidden), dtype, lo=-1, hi=1)]
+            if has_bias:
+                inputs += [_array(draw, (gates,), dtype, lo=-1, hi=1) for _ in range(2)]
+    if has_lengths:
+        inputs.append(draw(hnp.arrays(np.int64, (n,), elements=st.integers(0, steps + 1))))
+    params = {"num_layers": layers, "bidirectional": bidirectional, "has_bias": has_bias,
+              "has_state": has_state, "has_lengths": has_lengths}
+    return inputs, params
+
+
+class _Scratch:
+    """A backend stand-in for computing a case's ``y`` with the reference kernel."""
+
+    @staticmethod
+    def allocate(shape, dtype):
+        return np.empty(shape, dtype)
+
+
+def _rnn(kind):
+    @st.composite
+    def case(draw):
+        inputs, params = draw(_rnn_case(kind))
+        return Case(tuple(inputs), params)
+    return case()
+
+
+def _rnn_grad(kind):
+    @st.composite
+    def case(draw):
+        from .kernels.nn import rnn
+        inputs, params = draw(_rnn_case(kind))
+        results = getattr(rnn, kind)(_Scratch, *inputs, **params)
+        cts = tuple(draw(st.booleans()) for _ in results)
+        if not any(cts):
+            cts = (True,) + cts[1:]
+        dtype = inputs[0].dtype
+        given = [_array(draw, r.shape, dtype, lo=-1, hi=1) for r, c in zip(results, cts) if c]
+        return Case(tuple(inputs) + (results[0],) + tuple(given), {**params, "cts": cts})
+    return case()
+
+
 # ---- views -------------------------------------------------------------------------------
 
 @st.composite
@@ -409,6 +466,8 @@ CASES: dict[str, st.SearchStrategy] = {
     "max_pool2d_gather": _max_pool2d_gather(),
     "conv_transpose2d": _conv_transpose2d(), "avg_pool2d": _avg_pool2d(),
     "avg_pool2d_transpose": _avg_pool2d_transpose(),
+    "lstm": _rnn("lstm"), "gru": _rnn("gru"),
+    "lstm_grad": _rnn_grad("lstm"), "gru_grad": _rnn_grad("gru"),
     "reshape": _reshape(), "transpose": _transpose(), "broadcast_to": _broadcast_to(),
     "fused_elementwise": _fused_elementwise(),
 }

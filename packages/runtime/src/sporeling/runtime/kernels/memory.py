@@ -48,7 +48,7 @@ _WRITES_OUT = UFUNC_NAMES + (
     "rng_seed", "uniform", "normal", "bernoulli", "randint", "permutation")
 
 # multiple-result kernels allocating every result
-_FRESH = ("normalize", "max_pool2d")
+_FRESH = ("normalize", "max_pool2d", "lstm", "gru", "lstm_grad", "gru_grad")
 
 # input positions out= may share: the kernel reads each element before writing it
 _IN_PLACE: dict[str, tuple[int, ...]] = {

@@ -37,9 +37,10 @@ from sporeling.compiler import ops  # noqa: E402
 from sporeling.compiler.ir import make_graph  # noqa: E402
 from sporeling.compiler.lowering import lower  # noqa: E402
 from sporeling.compiler.passes import optimize  # noqa: E402
-from sporeling.runtime import get_backend  # noqa: E402
+from sporeling.runtime import get_backend, get_backends  # noqa: E402
 
-BACKENDS = ("numpy", "numba")
+BACKENDS = tuple(b for b in ("numpy", "numba", "onednn") if b in get_backends())
+PYNATIVE = tuple(b for b in ("numpy", "onednn") if b in get_backends())  # eager rows too
 
 
 def fma_rows(blocks: int, steps: int, n: int = 10_000_000) -> list[list[str]]:
@@ -86,6 +87,11 @@ def model_rows(blocks: int, steps: int) -> tuple[list[list[str]], dict]:
                 first_steps[(label, backend)] = timed_first_call(lambda s=step: s(x, y))
             contenders[name] = (lambda s=step: s(x, y))
             scopes[name] = scope
+        for backend in PYNATIVE:
+            step = sporeling_step(build(ref))
+            name = f"sporeling pynative, {backend}"
+            contenders[name] = (lambda s=step: s(x, y))
+            scopes[name] = (lambda b=backend: sx.context(mode=sx.PYNATIVE_MODE, backend=b))
         if torch is not None:
             torch_fn = torch_step(torch_build(ref))
             torch_fn(x, y)  # the same number of steps as the others before timing

@@ -57,7 +57,8 @@ class NumpyLeNet:
         rng = np.random.default_rng(seed)
 
         def u(shape, fan_in):
-            return rng.uniform(-1, 1, shape).astype(np.float32) / np.sqrt(fan_in)
+            # float32 throughout (NumPy 2 would promote by the float64 scalar)
+            return (rng.uniform(-1, 1, shape) / np.sqrt(fan_in)).astype(np.float32)
         self.params = [u((6, 1, 5, 5), 25), np.zeros(6, np.float32),
                        u((16, 6, 5, 5), 150), np.zeros(16, np.float32),
                        u((400, 120), 400), np.zeros(120, np.float32),

@@ -38,12 +38,12 @@ def numpy_kernel(primitive: str):
 
 
 def onednn_kernel(primitive: str, dtypes=FLOAT32):
-    """Decorate ``fn(backend, *inputs, out=None, **params)``: it runs when every array
+    """Decorate ``fn(backend, *inputs, out=None, **params)``: it runs when every floating
     input has one of ``dtypes``; otherwise, or when oneDNN refuses, NumPy's kernel runs."""
     def wrap(fn):
         @functools.wraps(fn)
         def kernel(backend, *inputs, out=None, **params):
-            if all(getattr(x, "dtype", None) in dtypes for x in inputs if x is not None):
+            if _served(inputs, dtypes):
                 key = (primitive,) + tuple(getattr(x, "shape", None) for x in inputs) + \
                     tuple(repr(v) for v in params.values())
                 if key not in _REFUSED:
@@ -58,6 +58,14 @@ def onednn_kernel(primitive: str, dtypes=FLOAT32):
         kernel.primitive = primitive
         return kernel
     return wrap
+
+
+def _served(inputs, dtypes) -> bool:
+    """Every floating input has one of ``dtypes`` (integer inputs such as max pooling's
+    argmax are the kernel's business)."""
+    floats = [x.dtype for x in inputs if getattr(x, "dtype", None) is not None
+              and x.dtype.kind in "fcV"]
+    return bool(floats) and all(d in dtypes for d in floats)
 
 
 def output(backend, out, shape, dtype):

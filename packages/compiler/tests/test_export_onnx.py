@@ -43,6 +43,26 @@ POS = np.abs(_f(2, 3, 4)) + 0.1
 IMG = _f(2, 4, 7, 7)
 IDS = RNG.integers(0, 5, (2, 3)).astype(np.int64)
 
+SEQ = _f(4, 3, 5)
+STATE = _f(4, 3, 3)
+LENGTHS = np.array([4, 2, 0], np.int64)
+
+
+def _rnn_weights(gates, layers, dirs, size, hidden, bias):
+    out = []
+    for layer in range(layers):
+        for _ in range(dirs):
+            out += [_f(gates * hidden, size if layer == 0 else dirs * hidden) * 0.5,
+                    _f(gates * hidden, hidden) * 0.5]
+            out += [_f(gates * hidden) * 0.5 for _ in range(2 * bias)]
+    return out
+
+
+def _lstm(x, h, c, lengths, *w):
+    y, (h, c) = ops.lstm(x, w, (h, c), bidirectional=True, seq_length=lengths)
+    return y, h, c
+
+
 CASES = {
     "arithmetic": (lambda x, y: (ops.add(x, y), ops.sub(x, 1.5), ops.mul(x, y), ops.div(x, y),
                                  ops.maximum(x, y), ops.minimum(x, y), ops.pow(y, x)), X, POS),
@@ -98,6 +118,11 @@ CASES = {
     "conv_transpose": (lambda x, w: ops.conv_transpose2d(x, w, stride=2, padding=1),
                        IMG, _f(4, 3, 3, 3)),
     "layer_norm": (lambda x, g, b: ops.layer_norm(x, (4,), g, b), X, _f(4), _f(4)),
+    "lstm": (_lstm, SEQ, STATE, STATE * 0.5, LENGTHS, *_rnn_weights(4, 2, 2, 5, 3, True)),
+    "gru": (lambda x, h, lengths, *w: ops.gru(x, w, h, bidirectional=True, seq_length=lengths),
+            SEQ, STATE, LENGTHS, *_rnn_weights(3, 2, 2, 5, 3, True)),
+    "gru_plain": (lambda x, *w: ops.gru(x, w, has_bias=False), SEQ,
+                  *_rnn_weights(3, 2, 1, 5, 3, False)),
 }
 
 

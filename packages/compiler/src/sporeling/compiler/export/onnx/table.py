@@ -43,5 +43,5 @@ def def_onnx(*names: str, dynamic: bool = False):
 
 
 def lookup(name: str) -> Rule | None:
-    from . import rules_elementwise, rules_nn, rules_shape  # noqa: F401  (fill the table)
+    from . import rules_elementwise, rules_nn, rules_rnn, rules_shape  # noqa: F401  (fill the table)
     return ONNX_TABLE.get(name)

@@ -1,5 +1,6 @@
 """Neural-network ops: convolution, pooling, softmax, normalisation, dropout, embedding,
-losses. NCHW / NCL layouts and PyTorch/MindSpore-style signatures.
+losses, recurrent networks (``lstm``, ``gru``). NCHW / NCL layouts and PyTorch/MindSpore-style
+signatures.
 
     >>> import numpy as np
     >>> from sporeling.compiler import ops
@@ -13,9 +14,10 @@ from .loss import (binary_cross_entropy_with_logits, cross_entropy, l1_loss, mse
                    nll_loss, smooth_l1_loss)
 from .normalization import batch_norm, group_norm, layer_norm
 from .pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from .rnn import gru, lstm
 from .softmax import log_softmax, softmax
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d", "max_pool2d", "avg_pool2d",
            "adaptive_avg_pool2d", "softmax", "log_softmax", "layer_norm", "batch_norm",
            "group_norm", "dropout", "embedding", "cross_entropy", "nll_loss", "mse_loss",
-           "l1_loss", "smooth_l1_loss", "binary_cross_entropy_with_logits"]
+           "l1_loss", "smooth_l1_loss", "binary_cross_entropy_with_logits", "lstm", "gru"]

@@ -1,12 +1,18 @@
 """Recurrent layers: ``LSTM`` and ``GRU`` (multi-layer, bidirectional, batch_first,
-``seq_length`` for padded batches), written with ops so that ``grad`` differentiates them.
+``seq_length`` for padded batches).
 
-Per layer and direction the input projection of every time step is one matmul up front;
-each step then costs one matmul (``h @ W_hh.T``, all gates fused) and elementwise ops.
-Parameter names and gate order are PyTorch's and MindSpore 2.x's: ``weight_ih_l0``
-(4H, input) with gates ``i, f, g, o`` for LSTM and ``r, z, n`` for GRU, ``weight_hh_l0``,
-``bias_ih_l0``, ``bias_hh_l0``, and ``..._reverse`` for the backward direction; all
-initialised ``U(-1/sqrt(H), 1/sqrt(H))``.
+Each binds one primitive for the whole network (``ops.lstm`` / ``ops.gru``: the compiler's
+``lstm`` / ``gru``, whose kernels loop over the time steps and whose backward is one
+``lstm_grad`` / ``gru_grad``), in PyNative and Graph mode alike; in training with
+``dropout > 0`` it binds one per layer with the dropout in between. Parameter names and gate
+order are PyTorch's and MindSpore 2.x's: ``weight_ih_l0`` (4H, input) with gates
+``i, f, g, o`` for LSTM and ``r, z, n`` for GRU, ``weight_hh_l0``, ``bias_ih_l0``,
+``bias_hh_l0``, and ``..._reverse`` for the backward direction; all initialised
+``U(-1/sqrt(H), 1/sqrt(H))``.
+
+The base class also runs a recurrence step by step from ops (per layer and direction the
+input projection of every step is one matmul up front, then one matmul and elementwise ops
+per step): ``sporeling.ms``'s Elman ``RNN`` is written that way.
 
     >>> import numpy as np
     >>> from sporeling.expression import nn
@@ -127,6 +133,11 @@ class _RNNBase(Cell):
         return ops.stack(outputs, 0), state
 
     def construct(self, x, hx=None, seq_length=None):
+        return self._construct_steps(x, hx, seq_length)
+
+    def _construct_steps(self, x, hx=None, seq_length=None):
+        """The recurrence step by step from ops (subclasses with a fused op override
+        ``construct``)."""
         self._check(x, hx)
         if self.batch_first:
             x = ops.transpose(x, (1, 0, 2))
@@ -137,11 +148,46 @@ class _RNNBase(Cell):
         stacked = tuple(ops.stack([f[i] for f in finals], 0) for i in range(self._states))
         return out, (stacked[0] if self._states == 1 else stacked)
 
+    def _fused(self, op, x, hx, seq_length):
+        """``op`` (``ops.lstm`` / ``ops.gru``) over every layer at once, or, in training
+        with dropout between layers, once per layer."""
+        self._check(x, hx)
+        flat = [w for i in range(len(self._names)) for w in self._weights(i)
+                if w is not None]
+        common = dict(bidirectional=self.bidirectional, has_bias=self.has_bias,
+                      seq_length=seq_length)
+        if self.dropout_layer is None or not self.training or self.num_layers == 1:
+            return op(x, flat, hx, num_layers=self.num_layers, batch_first=self.batch_first,
+                      **common)
+        if self.batch_first:  # time-major between layers: the dropout masks as before
+            x = ops.transpose(x, (1, 0, 2))
+        per, rows = len(flat) // self.num_layers, self.num_directions
+        finals = []
+        for layer in range(self.num_layers):
+            if layer:
+                x = self.dropout_layer(x)
+            part = None if hx is None else _rows(hx, layer * rows, (layer + 1) * rows)
+            x, final = op(x, flat[layer * per:(layer + 1) * per], part, num_layers=1,
+                          **common)
+            finals.append(final)
+        if self.batch_first:
+            x = ops.transpose(x, (1, 0, 2))
+        if self._states == 1:
+            return x, ops.concat(finals, 0)
+        return x, tuple(ops.concat([f[i] for f in finals], 0) for i in range(self._states))
+
     def extend_repr(self) -> str:
         return (f"input_size={self.input_size}, hidden_size={self.hidden_size}, "
                 f"num_layers={self.num_layers}, has_bias={self.has_bias}, "
                 f"batch_first={self.batch_first}, dropout={self.dropout}, "
                 f"bidirectional={self.bidirectional}")
+
+
+def _rows(hx, lo, hi):
+    """The initial states of some layers (rows ``lo:hi``), keeping None entries."""
+    if isinstance(hx, (tuple, list)):
+        return tuple(None if s is None else ops.getitem(s, slice(lo, hi)) for s in hx)
+    return ops.getitem(hx, slice(lo, hi))
 
 
 class LSTM(_RNNBase):
@@ -153,15 +199,8 @@ class LSTM(_RNNBase):
 
     _gates, _states = 4, 2
 
-    def _input_bias(self, xw, b_ih, b_hh):
-        return xw if b_ih is None else ops.add(xw, ops.add(b_ih, b_hh))
-
-    def _step(self, xw_t, state, w_hh_t, b_hh):
-        h, c = state
-        gates = ops.add(xw_t, ops.matmul(h, w_hh_t))
-        i, f, g, o = ops.split(gates, 4, -1)
-        c = ops.add(ops.mul(ops.sigmoid(f), c), ops.mul(ops.sigmoid(i), ops.tanh(g)))
-        return ops.mul(ops.sigmoid(o), ops.tanh(c)), c
+    def construct(self, x, hx=None, seq_length=None):
+        return self._fused(ops.lstm, x, hx, seq_length)
 
 
 class GRU(_RNNBase):
@@ -172,17 +211,5 @@ class GRU(_RNNBase):
 
     _gates, _states = 3, 1
 
-    def _input_bias(self, xw, b_ih, b_hh):
-        return xw if b_ih is None else ops.add(xw, b_ih)
-
-    def _step(self, xw_t, state, w_hh_t, b_hh):
-        (h,) = state
-        hw = ops.matmul(h, w_hh_t)
-        if b_hh is not None:
-            hw = ops.add(hw, b_hh)
-        xr, xz, xn = ops.split(xw_t, 3, -1)
-        hr, hz, hn = ops.split(hw, 3, -1)
-        r = ops.sigmoid(ops.add(xr, hr))
-        z = ops.sigmoid(ops.add(xz, hz))
-        n = ops.tanh(ops.add(xn, ops.mul(r, hn)))
-        return (ops.add(n, ops.mul(z, ops.sub(h, n))),)  # (1 - z) * n + z * h
+    def construct(self, x, hx=None, seq_length=None):
+        return self._fused(ops.gru, x, hx, seq_length)

@@ -23,7 +23,8 @@ class ToyBackend(Backend):
         return np.array(buffer)
 
 
-def test_the_numpy_backend_is_found_by_name_target_and_context():
+def test_the_numpy_backend_is_found_by_name_target_and_context(host_with):
+    host_with()  # only core and runtime: no plugin backend above NumPy's priority
     cpu = get_backend()
     assert isinstance(cpu, NumpyBackend) and cpu.device_target == "CPU"
     assert get_backend("numpy") is cpu and get_backend("cpu") is cpu

@@ -6,8 +6,8 @@ backends through ``sporeling_add_backends`` and kernels through ``sporeling_add_
 
     >>> import numpy as np
     >>> cpu = get_backend()                      # device_target defaults to "CPU"
-    >>> cpu.name, cpu.device_target
-    ('numpy', 'CPU')
+    >>> cpu.device_target, get_backend("numpy").name
+    ('CPU', 'numpy')
     >>> x = cpu.from_numpy(np.array([1.0, -2.0], np.float32))
     >>> cpu.to_numpy(cpu.run("relu", x))
     array([1., 0.], dtype=float32)

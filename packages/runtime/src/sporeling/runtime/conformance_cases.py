@@ -189,6 +189,21 @@ def _softmax(draw):
 
 
 @st.composite
+def _normalize(draw):
+    """The axes the ops normalise over: every axis but 1 (batch_norm), the trailing ones
+    (layer_norm, and group_norm's grouped view); eps large enough that a row of equal values
+    (variance 0) does not magnify the mean's last rounding past the tolerance."""
+    dtype = draw(st.sampled_from(FLOATS))
+    shape = draw(hnp.array_shapes(min_dims=1, max_dims=4, min_side=1, max_side=4))
+    if len(shape) >= 2 and draw(st.booleans()):
+        axis = (0,) + tuple(range(2, len(shape)))
+    else:
+        axis = tuple(range(len(shape) - draw(st.integers(1, len(shape))), len(shape)))
+    return Case((_array(draw, shape, dtype),),
+                {"axis": axis, "eps": draw(st.sampled_from([1e-3, 0.1]))})
+
+
+@st.composite
 def _labels_and_logits(draw):
     dtype = draw(st.sampled_from(FLOATS))
     n, c = draw(st.integers(1, 6)), draw(st.integers(1, 5))
@@ -459,6 +474,7 @@ CASES: dict[str, st.SearchStrategy] = {
     **{name: _reduction(single_axis=True, exact=True) for name in ("argmax", "argmin")},
     "cumsum": _cumsum(),
     "matmul": _matmul(), "softmax": _softmax(), "log_softmax": _softmax(),
+    "normalize": _normalize(),
     "softmax_cross_entropy": _softmax_cross_entropy(),
     "softmax_cross_entropy_grad": _softmax_cross_entropy_grad(),
     "conv2d": _conv2d(), "conv2d_weight_grad": _conv2d_weight_grad(),

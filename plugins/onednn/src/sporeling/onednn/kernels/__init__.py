@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sporeling.runtime import KernelMemory
 
-from . import conv, pooling
+from . import conv, matmul, normalization, pooling, softmax
 
 __all__ = ["ONEDNN_KERNELS"]
 
@@ -17,4 +17,9 @@ ONEDNN_KERNELS = {
     "max_pool2d_scatter": (pooling.max_pool2d_scatter, _OUT),
     "avg_pool2d": (pooling.avg_pool2d, _OUT),
     "avg_pool2d_transpose": (pooling.avg_pool2d_transpose, _OUT),
+    "normalize": (normalization.normalize, KernelMemory.FRESH),  # (y, mean, var), as NumPy's
+    # oneDNN's softmax may run in place, but NumPy's declares none: neither does this
+    "softmax": (softmax.softmax, _OUT),
+    "log_softmax": (softmax.log_softmax, _OUT),
+    "matmul": (matmul.matmul, _OUT),
 }

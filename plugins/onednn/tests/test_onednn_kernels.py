@@ -57,8 +57,9 @@ def test_pooling_forward_and_backward(shape, kernel, stride, pad):
     np.testing.assert_array_equal(y, y0)
     np.testing.assert_array_equal(index, index0)
     g = RNG.standard_normal(y.shape).astype(np.float32)
-    np.testing.assert_array_equal(*both("max_pool2d_scatter", g, index, dilation=(1, 1),
-                                        input_size=shape[2:], **geometry))
+    # overlapping windows add in another order: equal to rounding
+    close(*both("max_pool2d_scatter", g, index, dilation=(1, 1), input_size=shape[2:],
+                **geometry))
     for include in (True, False):
         close(*both("avg_pool2d", x, count_include_pad=include, **geometry))
         close(*both("avg_pool2d_transpose", g, count_include_pad=include,
@@ -89,7 +90,6 @@ def test_a_call_onednn_refuses_runs_numpys_said_once(monkeypatch, caplog):
         raise OneDnnError("dnnl_convolution_forward_primitive_desc_create", "unimplemented")
 
     monkeypatch.setattr(plan_module.PrimitiveDesc, "__init__", refuse)
-    monkeypatch.setattr(_serve, "_REFUSED", set())
     x = RNG.standard_normal((1, 2, 5, 5)).astype(np.float32)
     w = RNG.standard_normal((3, 2, 2, 2)).astype(np.float32)
     geometry = dict(stride=(1, 1), padding=((0, 0), (0, 0)), dilation=(1, 1), groups=1)

@@ -22,12 +22,6 @@ def backends():
     return get_backend("numpy"), get_backend("onednn")
 
 
-@pytest.fixture(autouse=True)
-def own_refusals(monkeypatch):
-    """Each test starts with no refusals remembered, and leaves none behind."""
-    monkeypatch.setattr(_serve, "_REFUSED", set())
-
-
 @pytest.fixture
 def every_matmul(monkeypatch):
     """oneDNN serves products of any size (it leaves small ones to NumPy)."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sporeling.runtime import KernelMemory
 
-from . import conv, matmul, normalization, pooling, softmax
+from . import conv, matmul, normalization, pooling, rnn, softmax
 
 __all__ = ["ONEDNN_KERNELS"]
 
@@ -22,4 +22,9 @@ ONEDNN_KERNELS = {
     "softmax": (softmax.softmax, _OUT),
     "log_softmax": (softmax.log_softmax, _OUT),
     "matmul": (matmul.matmul, _OUT),
+    # fused RNNs: several results each, always fresh buffers (as NumPy's)
+    "lstm": (rnn.lstm, KernelMemory.FRESH),
+    "gru": (rnn.gru, KernelMemory.FRESH),
+    "lstm_grad": (rnn.lstm_grad, KernelMemory.FRESH),
+    "gru_grad": (rnn.gru_grad, KernelMemory.FRESH),
 }

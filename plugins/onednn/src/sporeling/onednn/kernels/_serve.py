@@ -22,7 +22,8 @@ __all__ = ["onednn_kernel", "output", "contiguous", "NotServed", "FLOAT32", "log
 
 log = logging.getLogger("sporeling.onednn")
 FLOAT32 = (np.dtype(np.float32),)
-_REFUSED: set = set()
+_REFUSED: set = set()     # calls oneDNN refused (unimplemented for those shapes)
+_NOT_SERVED: set = set()  # calls this plugin hands to NumPy by design
 
 
 class NotServed(OneDnnError):
@@ -44,13 +45,18 @@ def onednn_kernel(primitive: str, dtypes=FLOAT32):
         @functools.wraps(fn)
         def kernel(backend, *inputs, out=None, **params):
             if _served(inputs, dtypes):
-                key = (primitive,) + tuple(getattr(x, "shape", None) for x in inputs) + \
-                    tuple(repr(v) for v in params.values())
-                if key not in _REFUSED:
+                # the key is built only once this primitive has had a call sent to NumPy
+                known = _SENT.get(primitive)
+                key = None if known is None else _key(primitive, inputs, params)
+                if key is None or key not in known:
                     try:
                         return fn(backend, *inputs, out=out, **params)
+                    except NotServed as error:
+                        _remember(_NOT_SERVED, primitive, inputs, params)
+                        _say_once((primitive, error.status), "%s %s: NumPy's kernel serves "
+                                  "it", primitive, error.status)
                     except OneDnnError as error:
-                        _REFUSED.add(key)
+                        _remember(_REFUSED, primitive, inputs, params)
                         log.info("oneDNN refused %s for shapes %s (%s): NumPy's kernel "
                                  "serves it", primitive,
                                  [getattr(x, "shape", None) for x in inputs], error.status)
@@ -58,6 +64,35 @@ def onednn_kernel(primitive: str, dtypes=FLOAT32):
         kernel.primitive = primitive
         return kernel
     return wrap
+
+
+_SENT: dict = {}  # primitive -> keys of every call sent to NumPy (either reason)
+
+
+def _key(primitive, inputs, params):
+    return (primitive,) + tuple((getattr(x, "shape", None), getattr(x, "dtype", None))
+                                for x in inputs) + tuple(repr(v) for v in params.values())
+
+
+def forget() -> None:
+    """Forget every call sent to NumPy (tests; a library swapped at run time)."""
+    for known in (_REFUSED, _NOT_SERVED, _SENT):
+        known.clear()
+
+
+def _remember(kind: set, primitive, inputs, params) -> None:
+    key = _key(primitive, inputs, params)
+    kind.add(key)
+    _SENT.setdefault(primitive, set()).add(key)
+
+
+_SAID: set = set()
+
+
+def _say_once(key, message, *args) -> None:
+    if key not in _SAID:
+        _SAID.add(key)
+        log.info(message, *args)
 
 
 def _served(inputs, dtypes) -> bool:

@@ -19,10 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import constants as C
-from ..lib import OneDnnError
 from ..memory import Desc
 from ..plan import PrimitiveDesc, cached_plan
-from ._serve import onednn_kernel, output
+from ._serve import NotServed, onednn_kernel, output
 
 _GATES = {"lstm": 4, "gru": 3}
 _ORDER = {"lstm": [0, 1, 2, 3], "gru": [1, 0, 2]}  # ours -> oneDNN's (GRU: r,z,n -> u,r,o)
@@ -36,7 +35,7 @@ class _Call:
     def __init__(self, kind, inputs, num_layers, bidirectional, has_bias, has_state,
                  has_lengths, cts=None):
         if has_lengths:
-            raise OneDnnError(kind, "unimplemented (per-sample lengths)")
+            raise NotServed(kind, "per-sample lengths (oneDNN has none)")
         inputs = list(inputs)
         self.kind, self.layers, self.dirs = kind, int(num_layers), 2 if bidirectional else 1
         self.x = inputs.pop(0)

@@ -8,7 +8,6 @@ from hypothesis import given, settings, strategies as st
 from sporeling.runtime import get_backend
 
 from sporeling.onednn import plan as plan_module
-from sporeling.onednn.kernels import _serve
 from sporeling.onednn.lib import OneDnnError
 
 ONEDNN, NUMPY = get_backend("onednn"), get_backend("numpy")

@@ -43,26 +43,28 @@ def _out_hw(hw, kernel, stride, padding, dilation):
 @onednn_kernel("conv2d")
 def conv2d(backend, x, w, out=None, *, stride, padding, dilation, groups):
     x, w = contiguous(x), contiguous(w)
-    y_shape = x.shape[:1] + w.shape[:1] + _out_hw(x.shape[2:], w.shape[2:], stride, padding,
-                                                  dilation)
-    y = output(backend, out, y_shape, x.dtype)
 
     def build(b):
+        y_shape = x.shape[:1] + w.shape[:1] + _out_hw(x.shape[2:], w.shape[2:], stride,
+                                                      padding, dilation)
         geometry = _geometry(stride, padding, dilation)
         pd = _forward_pd(x.shape, w.shape, y_shape, x.dtype, geometry, groups,
                          C.dnnl_forward_training)
         xu = b.user(_PLAIN(x.shape, x.dtype))
         wu = b.user(_PLAIN(_weight_shape(w.shape, groups), w.dtype))
-        yu = b.user(_PLAIN(y_shape, y.dtype))
+        yu = b.user(_PLAIN(y_shape, x.dtype))
         src = b.into(xu, pd.md(C.dnnl_query_src_md))
         weights = b.into(wu, pd.md(C.dnnl_query_weights_md))
         dst, back = b.out_of(pd.md(C.dnnl_query_dst_md), yu)
         b.execute(pd, {C.DNNL_ARG_SRC: src, C.DNNL_ARG_WEIGHTS: weights,
                        C.DNNL_ARG_DST: dst})
         back()
+        b.extra = y_shape
 
-    key = ("conv2d", x.shape, w.shape, x.dtype, stride, padding, dilation, groups)
-    cached_plan(key, build).run(x, w, y)
+    plan = cached_plan(("conv2d", x.shape, w.shape, x.dtype, stride, padding, dilation,
+                        groups), build)
+    y = output(backend, out, plan.extra, x.dtype)
+    plan.run(x, w, y)
     return y
 
 

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from sporeling.core import set_context
@@ -18,14 +19,31 @@ def test_the_cpu_target_defaults_to_onednn_and_one_line_picks_numpy():
     assert get_backend().name == "numpy"
 
 
-def test_blas_runs_on_one_thread_while_onednn_is_in_use():
+def test_the_thread_policy_follows_the_context():
     from threadpoolctl import threadpool_info
-    get_backend("onednn")
-    numpy_blas = [p for p in threadpool_info()
-                  if p["user_api"] == "blas" and "numpy" in p["filepath"]]
-    assert numpy_blas and all(p["num_threads"] == 1 for p in numpy_blas)
+
+    from sporeling.onednn import threads
+
+    def counts(api):
+        return {p["num_threads"] for p in threadpool_info() if p["user_api"] == api
+                and (api != "blas" or "numpy" in p["filepath"])}
+
+    backend = get_backend("onednn")
+    assert counts("blas") == {1}                    # BLAS on one thread beside oneDNN
+    omp_default = counts("openmp")
+    assert os.environ["OMP_WAIT_POLICY"]            # PASSIVE unless the user chose
+    x = np.ones((1, 1, 4, 4), np.float32)
+    geometry = dict(stride=(1, 1), padding=((0, 0), (0, 0)), dilation=(1, 1), groups=1)
+    before = threads.generation()
+    set_context(onednn_threads=1, onednn_blas_threads=None)
+    backend.run("conv2d", x, x[..., :2, :2], **geometry)   # the next call applies it
+    assert counts("openmp") == {1} and threads.generation() == before + 1
+    assert counts("blas") != {1} or os.cpu_count() == 1
     with pytest.raises(Exception, match="positive"):
-        set_context(onednn_blas_threads=0)
+        set_context(onednn_threads=0)
+    set_context(onednn_threads=None, onednn_blas_threads=1)
+    backend.run("conv2d", x, x[..., :2, :2], **geometry)
+    assert counts("blas") == {1} and counts("openmp") == omp_default
 
 
 def _run(code, **env):

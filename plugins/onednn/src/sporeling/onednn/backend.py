@@ -8,10 +8,9 @@ oneDNN refuses falls back to NumPy once, said once in the log (``sporeling.onedn
 """
 from __future__ import annotations
 
-from sporeling.core import get_context
 from sporeling.runtime import StackedBackend
 
-from .threads import apply_policy
+from .threads import follow_context
 
 __all__ = ["OneDnnBackend"]
 
@@ -22,4 +21,4 @@ class OneDnnBackend(StackedBackend):
 
     def __init__(self, pool=None) -> None:
         super().__init__(pool)
-        apply_policy(get_context("onednn_blas_threads"))
+        follow_context()  # the thread policy (threads.py), from now on

@@ -19,6 +19,7 @@ from ctypes import c_void_p
 from . import constants as C
 from .lib import ExecArg, OneDnnError, call, load
 from .memory import Desc, Memory, engine, stream
+from .threads import generation
 
 __all__ = ["PrimitiveDesc", "Builder", "Plan", "cached_plan"]
 
@@ -192,8 +193,9 @@ def cached_plan(key, build):
     """The plan for ``key`` (built by ``build(Builder()) -> None`` on first use). Plans own
     internal buffers, so each thread keeps its own (threads may run one model at once)."""
     cache = getattr(_LOCAL, "plans", None)
-    if cache is None:
+    if cache is None or _LOCAL.generation != generation():  # another thread count
         cache = _LOCAL.plans = OrderedDict()
+        _LOCAL.generation = generation()
     plan = cache.get(key)
     if plan is None:
         builder = Builder()

@@ -10,20 +10,26 @@ from __future__ import annotations
 from sporeling.core import impl
 
 from .lib import load
+from .threads import set_wait_policy
 
+set_wait_policy()  # before libgomp starts: OpenMP threads sleep rather than spin
 load()  # fail here, by name, rather than at the first kernel call
 
 from .backend import OneDnnBackend  # noqa: E402
 from .kernels import ONEDNN_KERNELS  # noqa: E402
-from .threads import check_blas_threads  # noqa: E402
+from .threads import check_threads  # noqa: E402
 
 
 @impl
 def sporeling_add_context_options(options) -> None:
-    options.add_option("onednn_blas_threads", 1, convert=check_blas_threads,
+    options.add_option("onednn_blas_threads", 1, convert=check_threads,
                        doc="BLAS threads while the oneDNN backend is in use (its OpenMP "
                            "threads and OpenBLAS's fight on small machines); None: "
                            "BLAS's own default.",
+                       valid="None or a positive int")
+    options.add_option("onednn_threads", None, convert=check_threads,
+                       doc="oneDNN's (OpenMP's) threads; None: OpenMP's default (every "
+                           "core, or OMP_NUM_THREADS).",
                        valid="None or a positive int")
 
 

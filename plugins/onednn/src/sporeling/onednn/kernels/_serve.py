@@ -17,6 +17,7 @@ import numpy as np
 from sporeling.runtime import get_kernels
 
 from ..lib import OneDnnError
+from ..threads import follow_context
 
 __all__ = ["onednn_kernel", "output", "contiguous", "NotServed", "FLOAT32", "log"]
 
@@ -44,6 +45,7 @@ def onednn_kernel(primitive: str, dtypes=FLOAT32):
     def wrap(fn):
         @functools.wraps(fn)
         def kernel(backend, *inputs, out=None, **params):
+            follow_context()  # the thread policy, if set_context changed it
             if _served(inputs, dtypes):
                 # the key is built only once this primitive has had a call sent to NumPy
                 known = _SENT.get(primitive)

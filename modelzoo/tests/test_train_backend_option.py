@@ -7,6 +7,7 @@ import pytest
 import sporeling.zoo.datasets as zoo_datasets
 from sporeling.core import get_context
 from sporeling.core.cli import main
+from sporeling.runtime import get_backend
 
 
 def test_backend_option_runs_the_job_on_that_backend_and_restores_the_context(
@@ -66,6 +67,7 @@ def test_the_job_runs_blas_on_one_thread_and_gives_the_threads_back(tmp_path, ca
         return load(*args, **kwargs)
 
     monkeypatch.setattr(zoo_datasets, "load_digits_split", load_and_look)
+    get_backend()  # a backend's own thread policy (oneDNN's) is in force before, as after
     before = blas_threads()
     assert before, "NumPy's BLAS is not visible to threadpoolctl"
     code = main(["train", "--model", "mlp", "--epochs", "1", "--no-progress",

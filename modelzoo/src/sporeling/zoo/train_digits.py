@@ -123,11 +123,16 @@ def run(args: argparse.Namespace) -> int:
 
             mode = sx.GRAPH_MODE if args.mode == "graph" else sx.PYNATIVE_MODE
             chosen = {} if args.backend is None else {"backend": args.backend}
-            # the job's matrices are tiny (32x400 @ 400x120): BLAS threads only wait for a
-            # core each matmul (4 LeNet epochs on a busy machine: 39.8 s, one thread 7.2 s),
-            # as in the zoo's recipes
-            with sx.context(mode=mode, **chosen), threadpool_limits(limits=1, user_api="blas"):
-                return _train(args, sx, path, where, bars, ctrl_c)
+            from sporeling.runtime import get_backend
+
+            # the job's tensors are tiny (32x400 @ 400x120, 32x32x4x4 convolutions): BLAS
+            # and OpenMP (oneDNN) threads only wait for a core each call (4 LeNet epochs on
+            # a busy machine: 39.8 s with BLAS's threads, 7.2 s on one; a 32x1x8x8 oneDNN
+            # convolution 452 us on two OpenMP threads, 94 us on one), as in the zoo's recipes
+            with sx.context(mode=mode, **chosen):
+                get_backend()  # its libraries loaded, so that the limits reach them
+                with threadpool_limits(limits=1):
+                    return _train(args, sx, path, where, bars, ctrl_c)
     except KeyboardInterrupt:
         for bar in bars:
             bar.close()

@@ -95,6 +95,7 @@ class Builder:
     def __init__(self) -> None:
         self.users: list[Memory] = []
         self.steps: list[tuple] = []
+        self.names: list[str] = []  # each step's primitive kind ("reorder", "convolution...")
         self.keep: list = []
         self.extra = None  # what the kernel wants back from its plan (internal buffers)
 
@@ -139,10 +140,13 @@ class Builder:
         primitive = _Primitive(pd)
         self.keep += [pd, primitive, list(args.values())]
         self.steps.append((primitive.handle, len(args), array))
+        self.names.append(pd.name)
 
     def plan(self) -> "Plan":
-        return Plan(tuple(m.handle for m in self.users), tuple(self.steps), self.keep,
+        plan = Plan(tuple(m.handle for m in self.users), tuple(self.steps), self.keep,
                     self.extra)
+        plan.names = tuple(self.names)
+        return plan
 
 
 class _Reorder(PrimitiveDesc):
@@ -154,11 +158,12 @@ class _Reorder(PrimitiveDesc):
 
 class Plan:
     """The compiled call: set the user buffers' pointers, run the steps in order."""
-    __slots__ = ("users", "steps", "keep", "extra", "_set", "_execute", "_stream")
+    __slots__ = ("users", "steps", "names", "keep", "extra", "_set", "_execute", "_stream")
 
     def __init__(self, users, steps, keep, extra=None) -> None:
         lib = load()
         self.users, self.steps, self.keep, self.extra = users, steps, keep, extra
+        self.names = ()
         self._set, self._execute = lib.dnnl_memory_set_data_handle, lib.dnnl_primitive_execute
         self._stream = stream()
 

@@ -21,7 +21,7 @@ one at the same step for all contenders.
 Threads: OMP/OpenBLAS/MKL at 2 in every worker's environment, ``torch.set_num_threads(2)``,
 MindSpore's ``runtime_num_threads=2``; XLA sizes its pool by the cores (2 on this machine).
 
-    python bench/peers.py [--workloads mlp,lstm] [--blocks 5 --steps 10] [--backend numpy]
+    python bench/peers.py [--workloads mlp,lstm] [--blocks 5 --steps 10] [--backend numpy,onednn]
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ CONTENDERS = ("torch", "jax", "mindspore-pynative", "mindspore-graph", "sporelin
 DEFAULT_MS_PYTHON = "/work/ms-venv/bin/python"
 
 
-def start_peers(keys: list[str], ms_python: str, backend: str | None) -> dict[str, Peer]:
+def start_peers(keys: list[str], ms_python: str, backends: list[str]) -> dict[str, Peer]:
     env = {var: str(THREADS) for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                          "MKL_NUM_THREADS")}
     peers = {}
@@ -55,13 +55,15 @@ def start_peers(keys: list[str], ms_python: str, backend: str | None) -> dict[st
             peers[key] = Peer("jax jit", sys.executable, "jax", {}, env)
         else:
             flavour, mode = key.split("-")
-            options = {"mode": mode, "threads": THREADS}
-            name = f"{flavour} {mode}"
-            if flavour == "sporeling" and backend:
-                options["backend"], name = backend, f"{name} ({backend})"
-            python = ms_python if flavour == "mindspore" else sys.executable
-            peers[key] = Peer(name, python, "mindspore", options,
-                              {**env, "PEERS_MINDSPORE": flavour})
+            # one Sporeling contender per backend asked for (the context's default if none)
+            for backend in (backends or [None]) if flavour == "sporeling" else [None]:
+                options = {"mode": mode, "threads": THREADS}
+                name = f"{flavour} {mode}"
+                if backend:
+                    options["backend"], name = backend, f"{name} ({backend})"
+                python = ms_python if flavour == "mindspore" else sys.executable
+                peers[f"{key}-{backend}" if backend else key] = Peer(
+                    name, python, "mindspore", options, {**env, "PEERS_MINDSPORE": flavour})
     return peers
 
 
@@ -156,8 +158,9 @@ def main() -> None:
     parser.add_argument("--ms-python", default=DEFAULT_MS_PYTHON,
                         help="interpreter with mindspore installed (NumPy < 2)")
     parser.add_argument("--backend", default=None,
-                        help="Sporeling's kernel backend (set_context(backend=...)): numpy, "
-                             "onednn, ...")
+                        help="Sporeling's kernel backends (set_context(backend=...)), "
+                             "comma-separated: numpy,onednn runs each Sporeling contender "
+                             "once per backend")
     args = parser.parse_args()
     keys, workloads = args.contenders.split(","), args.workloads.split(",")
     for key in keys:
@@ -166,7 +169,8 @@ def main() -> None:
     for key in workloads:
         if key not in WORKLOADS:
             parser.error(f"unknown workload {key!r}")
-    peers = start_peers(keys, args.ms_python, args.backend)
+    peers = start_peers(keys, args.ms_python,
+                        args.backend.split(",") if args.backend else [])
     names = {key: peer.name for key, peer in peers.items()}
     try:
         print(f"{datetime.datetime.now(datetime.timezone.utc):%d %b %Y %H:%M} UTC; {THREADS} "

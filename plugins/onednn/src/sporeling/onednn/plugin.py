@@ -10,9 +10,7 @@ from __future__ import annotations
 from sporeling.core import impl
 
 from .lib import load
-from .threads import set_wait_policy
 
-set_wait_policy()  # before libgomp starts: OpenMP threads sleep rather than spin
 load()  # fail here, by name, rather than at the first kernel call
 
 from .backend import OneDnnBackend  # noqa: E402

@@ -4,36 +4,28 @@ oneDNN runs on GNU OpenMP (one ``libgomp`` per process, shared with PyTorch when
 loaded); NumPy's matmuls run on OpenBLAS's own threads. Both pools spin after their work,
 so on a small machine alternating them is ruinous (on 2 cores a 0.46 ms oneDNN convolution
 alternated with a 0.46 ms NumPy matmul costs 11 ms a pair, 1.4 ms with OpenBLAS on one
-thread), and a spinning pool on a machine that is busy anyway is worse still. The policy:
+thread). The policy:
 
-* ``OMP_WAIT_POLICY=PASSIVE`` unless the environment says otherwise: OpenMP's threads sleep
-  instead of spinning between parallel regions. Set before ``libgomp`` starts (the plugin
-  does it at import; if PyTorch or another OpenMP user loaded ``libgomp`` first, that
-  process keeps its policy).
 * ``set_context(onednn_blas_threads=n)`` (default 1): BLAS threads while the oneDNN backend
   is in use; ``None`` leaves BLAS alone.
 * ``set_context(onednn_threads=n)`` (default ``None``: OpenMP's default, every core):
   oneDNN's threads. Cached plans are rebuilt for the new count (oneDNN fixes the
   partitioning of some kernels when a primitive is created).
+* OpenMP's wait policy stays libgomp's (spin a while, then sleep), as under PyTorch:
+  fastest on an idle machine; on a busy one ``OMP_WAIT_POLICY=PASSIVE`` (set before the
+  process starts) or ``onednn_threads=1`` is far more robust (plugins/onednn/README.md,
+  "Threads", has the measurements).
 
 All through ``threadpoolctl``.
 """
 from __future__ import annotations
 
-import os
-
 from sporeling.core import context_version, get_context
 
-__all__ = ["apply_policy", "follow_context", "check_threads", "set_wait_policy",
-           "generation"]
+__all__ = ["apply_policy", "follow_context", "check_threads", "generation"]
 
 _LIMITS: dict = {}   # user_api -> the threadpoolctl limiter in force (it restores on release)
 _GENERATION = [0]    # bumped when oneDNN's thread count changes: plans are rebuilt
-
-
-def set_wait_policy() -> None:
-    """Passive OpenMP threads unless the user chose (read when libgomp starts)."""
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 def generation() -> int:

@@ -1,7 +1,9 @@
 """Pooling cells of ``ms.nn`` over 1, 2 and 3 spatial axes.
 
-``AvgPool2d`` and ``AdaptiveAvgPool2d`` are sporeling.expression's; the rest are built from sx
-slices (see ``_windows``) so they trace into Graph mode and differentiate. Max pools with
+``AvgPool2d`` and ``AdaptiveAvgPool2d`` are sporeling.expression's; ``MaxPool2d`` binds the
+``max_pool2d`` primitive where its windows allow (2-D, symmetric padding of at most half
+the kernel, no indices, no ceil mode); the rest are built from sx slices (see ``_windows``)
+so they trace into Graph mode and differentiate. Max pools with
 ``return_indices=True`` return flat indices into each input plane (as MindSpore and PyTorch
 do), which the ``MaxUnpool`` cells (``unpooling``) take back.
 """
@@ -68,10 +70,23 @@ class _MaxPoolNd(Cell):
             return tuple((p, p) for p in self.padding)
         return ((0, 0),) * self._n
 
+    def _primitive_pads(self, pads):
+        """The padding ``ops.max_pool2d`` (one primitive, served by oneDNN where installed)
+        takes for these windows, or None: 2-D, symmetric, at most half the kernel."""
+        if self._n != 2 or self.return_indices or self.ceil_mode:
+            return None
+        if any(lo != hi or 2 * lo > k for (lo, hi), k in zip(pads, self.kernel_size)):
+            return None
+        return tuple(lo for lo, _ in pads)
+
     def construct(self, x):
         x, added = _with_batch(x, self._n, type(self).__name__)
         spatial = tuple(x.shape[2:])
         pads = self._pads(spatial)
+        padding = self._primitive_pads(pads)
+        if padding is not None:
+            out = ops.max_pool2d(x, self.kernel_size, self.stride, padding, self.dilation)
+            return ops.squeeze(out, 0) if added else out
         xp = pad_spatial(x, pads, value=-np.inf)
         p = patches(xp, self.kernel_size, self.stride, self.dilation, self.ceil_mode,
                     fill=-np.inf)

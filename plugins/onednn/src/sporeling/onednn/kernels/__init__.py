@@ -20,7 +20,6 @@ ONEDNN_KERNELS = {
     "normalize": (normalization.normalize, KernelMemory.FRESH),  # (y, mean, var), as NumPy's
     # oneDNN's softmax may run in place, but NumPy's declares none: neither does this
     "softmax": (softmax.softmax, _OUT),
-    "log_softmax": (softmax.log_softmax, _OUT),
     "matmul": (matmul.matmul, _OUT),
     # fused RNNs: several results each, always fresh buffers (as NumPy's)
     "lstm": (rnn.lstm, KernelMemory.FRESH),

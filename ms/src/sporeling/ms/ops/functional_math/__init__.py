@@ -2,7 +2,7 @@
 linear-algebra, creation, random, type-conversion, spectral, gradient-clipping and
 differential functions, with MindSpore's signatures, over ``sx.ops``.
 
-Each module's ``__all__`` is gathered here; ``ms/api/ops_math.txt`` lists the names.
+Each module's ``__all__`` is gathered here (``ms/api/coverage.py`` counts them against 2.10).
 """
 from . import (arraylike, clipping, comparison, creation, cumulative, decompositions,
                differential, elementwise, gamma_functions, linalg, other, random, reduction,

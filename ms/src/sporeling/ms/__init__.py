@@ -10,9 +10,8 @@ facade adapts names and signatures only.
 from importlib.metadata import PackageNotFoundError, version as _version
 
 from sporeling.core import get_seed, set_seed
-from sporeling.expression import (Parameter, ParameterTuple, Tensor, grad, jit,
-                                  load_checkpoint, load_param_into_net, no_grad,
-                                  save_checkpoint, value_and_grad)
+from sporeling.expression import (Parameter, ParameterTuple, Tensor, grad, jit, no_grad,
+                                  value_and_grad)
 
 from . import common
 from .common import dtype
@@ -26,6 +25,8 @@ from .context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_auto_parallel
 from . import ops, nn, amp, dataset, train, communication  # noqa: E402
 from .train import (CheckpointConfig, LossMonitor, Model, ModelCheckpoint,  # noqa: E402
                     TimeMonitor)
+from .train.serialization import (ckpt_to_safetensors, load_checkpoint,  # noqa: E402
+                                  load_param_into_net, safetensors_to_ckpt, save_checkpoint)
 
 mstype = dtype
 
@@ -48,7 +49,8 @@ def is_tensor(obj) -> bool:
 
 __all__ = [
     "Tensor", "Parameter", "ParameterTuple", "jit", "jit_class", "grad", "value_and_grad",
-    "no_grad", "save_checkpoint", "load_checkpoint", "load_param_into_net", "set_seed",
+    "no_grad", "save_checkpoint", "load_checkpoint", "load_param_into_net",
+    "ckpt_to_safetensors", "safetensors_to_ckpt", "set_seed",
     "get_seed", "set_context", "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "ParallelMode",
     "set_auto_parallel_context", "get_auto_parallel_context", "reset_auto_parallel_context",
     "context", "dtype", "mstype", "common", "is_tensor", "dtype_to_nptype", "dtype_to_pytype",

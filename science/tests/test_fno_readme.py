@@ -4,6 +4,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sporeling.core.testing import run_example
+
 
 def _example(section):
     text = (Path(__file__).parents[1] / "README.md").read_text()
@@ -18,7 +20,7 @@ def test_readme_operators_example_runs():
              .replace("epochs=40", "epochs=1, batch_size=4, modes=4, width=8"))
     assert small != code
     scope: dict = {}
-    exec(compile(small, "README.md", "exec"), scope)
+    run_example(small, "science README FNO example", scope)
     np.testing.assert_allclose(scope["y"], np.fft.irfft(np.fft.rfft(scope["x"])[:, :16], 64),
                                atol=1e-5)
     assert np.isfinite(scope["history"]["test_relative_l2"])

@@ -4,6 +4,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sporeling.core.testing import run_example
+
 
 def test_readme_example_runs():
     text = (Path(__file__).parents[1] / "README.md").read_text()
@@ -12,5 +14,5 @@ def test_readme_example_runs():
              .replace("train_adam(500", "train_adam(3").replace("train_lbfgs(10000", "train_lbfgs(3")
              .replace(", 100,", ", 8,").replace("LossLogger(100)", "LossLogger(1)"))
     scope: dict = {}
-    exec(compile(small, "README.md", "exec"), scope)
+    run_example(small, "science README PINN example", scope)
     assert scope["u"].shape == (2,) and np.isfinite(scope["u"]).all()

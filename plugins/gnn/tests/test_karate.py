@@ -1,6 +1,7 @@
 """Zachary's karate club: a GCN told only the two leaders' clubs finds the others'."""
 import pytest
 
+from sporeling.core.testing import run_example
 from sporeling.gnn.examples.karate_club import train
 
 
@@ -19,5 +20,5 @@ def test_the_readme_example_runs_and_prints_its_accuracy(capsys):
     from pathlib import Path
     readme = (Path(__file__).parents[1] / "README.md").read_text()
     code = re.findall(r"```python\n(.*?)```", readme, re.S)[0]
-    exec(compile(code, "README.md", "exec"), {})
+    run_example(code, "gnn README example", {})
     assert float(capsys.readouterr().out.split()[-1]) >= 0.9

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import linecache
 import pkgutil
 import re
 from pathlib import Path
 
 from .hooks import PluginHost
 
-__all__ = ["hookspec_problems", "run_doctests", "install_problems"]
+__all__ = ["hookspec_problems", "run_doctests", "install_problems", "run_example"]
 
 _MODULE_OF = {"sporeling-modelzoo": "sporeling.zoo"}  # distributions not named after it
 
@@ -34,6 +35,24 @@ def install_problems(distribution: str) -> list[str]:
         except ImportError as exc:
             problems.append(f"{module} (from {dist}) does not import: {exc}")
     return problems
+
+
+def run_example(source: str, name: str, scope: dict | None = None) -> dict:
+    r"""Run a documentation example (e.g. a README's code block) and return its globals.
+
+    The source is registered under the file name ``<name>``, so that whatever reads a
+    function's source back (Graph mode's AST conversion, tracebacks) finds these lines --
+    not those of whichever file a plain name such as ``README.md`` would resolve to from
+    the current directory.
+
+        >>> run_example("def double(x):\n    return 2 * x\ny = double(21)\n", "doc")["y"]
+        42
+    """
+    filename = f"<{name}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    scope = {} if scope is None else scope
+    exec(compile(source, filename, "exec"), scope)
+    return scope
 
 
 def run_doctests(package: str) -> tuple[int, int]:

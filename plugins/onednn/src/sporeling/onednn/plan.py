@@ -4,10 +4,13 @@ Building a plan creates the primitive descriptors (letting each primitive choose
 layouts), the reorders between the user's plain buffers and those layouts, the internal
 buffers and the scratchpad, and the ``dnnl_exec_arg_t`` arrays. Running it costs, above the
 primitives themselves, one data-pointer read and one ``set_data_handle`` per user buffer
-and one ``execute`` per step: a few microseconds.
+and one ``execute`` per step (a cached tiny convolution: ~10 us of Python, 3.3 us of
+oneDNN).
 
-    plan = Plan.build(key, lambda b: ...)   # cached per thread
-    plan.run(x, w, y)                       # pointers of the user's buffers, in order
+    def build(b):                        # a Builder: b.user(desc), b.into(...), b.execute(pd, args)
+        ...
+    plan = cached_plan(key, build)       # built once per key, cached per thread
+    plan.run(x, w, y)                    # the user buffers, in the order build declared them
 """
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ CASES = [
     ("zeros_like", lambda: ops.zeros_like(T(X)), np.zeros_like(X)),
     ("ones_like", lambda: ops.ones_like(T(X), dtype=np.int64), np.ones((2, 2), np.int64)),
     ("full", lambda: ops.full((2, 3), 7), np.full((2, 3), 7, np.int64)),
-    ("full_float", lambda: ops.full((2,), 2.5), np.full(2, 2.5, np.float32)),
+    ("full_float", lambda: ops.full((2,), 2.5, dtype=np.float32), np.full(2, 2.5, np.float32)),
     ("full_like", lambda: ops.full_like(T(X), 3), np.full((2, 2), 3, np.float32)),
     ("fill", lambda: ops.fill(np.float32, (2, 2), 5.0), np.full((2, 2), 5, np.float32)),
     ("eye", lambda: ops.eye(2, 3), np.eye(2, 3, dtype=np.float32)),

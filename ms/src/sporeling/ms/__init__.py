@@ -1,7 +1,8 @@
 """sporeling.ms: MindSpore 2.x's API over Sporeling (``import sporeling.ms as ms``).
 
 The layout is MindSpore's: ``ms.Tensor``, ``ms.Parameter``, ``ms.set_context``,
-``ms.jit``, ``ms.grad``/``ms.value_and_grad``, checkpoints, dtype objects (``ms.float32``
+``ms.jit``, ``ms.grad``/``ms.value_and_grad`` (``ms.ops``'s: MindSpore's all-ones
+sensitivity for non-scalar outputs), checkpoints, dtype objects (``ms.float32``
 prints ``Float32``; ``ms.dtype`` is also importable as ``mstype``), and the subpackages
 ``ms.nn``, ``ms.ops``, ``ms.amp``, ``ms.dataset``, ``ms.train``, ``ms.communication``.
 Everything calls ``sporeling.expression`` (and ``sporeling.data``/``sporeling.amp``); the
@@ -10,8 +11,7 @@ facade adapts names and signatures only.
 from importlib.metadata import PackageNotFoundError, version as _version
 
 from sporeling.core import get_seed, set_seed
-from sporeling.expression import (Parameter, ParameterTuple, Tensor, grad, jit, no_grad,
-                                  value_and_grad)
+from sporeling.expression import Parameter, ParameterTuple, Tensor, jit, no_grad
 
 from . import common
 from .common import dtype
@@ -23,6 +23,7 @@ from .context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_auto_parallel
                       get_context, reset_auto_parallel_context, set_auto_parallel_context,
                       set_context)
 from . import ops, nn, amp, dataset, train, communication  # noqa: E402
+from .ops.functional_math.differential import grad, value_and_grad  # noqa: E402
 from .train import (CheckpointConfig, LossMonitor, Model, ModelCheckpoint,  # noqa: E402
                     TimeMonitor)
 from .train.serialization import (ckpt_to_safetensors, load_checkpoint,  # noqa: E402

@@ -11,6 +11,8 @@ from sporeling.core.errors import ShapeError
 from sporeling.expression.nn import WithEvalCell, WithLossCell
 from sporeling.expression.nn import TrainOneStepCell as _TrainOneStepCell
 
+from ..ops.functional_math.differential import grad as _ms_grad
+from ..ops.functional_math.differential import value_and_grad as _ms_value_and_grad
 from .cell import Cell
 
 ops = sx.ops
@@ -115,7 +117,7 @@ class WithGradCell(Cell):
         self.network = network if loss_fn is None else WithLossCell(network, loss_fn)
         self.sens = sens
         self.weights = tuple(network.trainable_params())
-        self._grad = sx.grad(self.network, None, self.weights)
+        self._grad = _ms_grad(self.network, None, self.weights)  # all-ones sens
 
     def construct(self, *inputs):
         grads = self._grad(*inputs)
@@ -142,7 +144,10 @@ class ForwardValueAndGrad(Cell):
         n = len(inputs) - (1 if self.sens_param else 0)
         position = tuple(range(n)) if self.get_all else (None if self.get_by_list else 0)
         weights = self.weights if self.get_by_list else None
-        fn = sx.value_and_grad(self.network, position, weights, sens_param=self.sens_param)
+        if self.sens_param:
+            fn = sx.value_and_grad(self.network, position, weights, sens_param=True)
+        else:   # MindSpore's all-ones sensitivity for a non-scalar output
+            fn = _ms_value_and_grad(self.network, position, weights)
         return fn(*inputs)
 
 

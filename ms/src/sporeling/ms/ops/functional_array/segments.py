@@ -1,7 +1,7 @@
 """Counting, segments and uniqueness of MindSpore r2.3 ``mindspore.ops`` (array
 operations). Segment reductions are masks over sx ops (Graph mode and gradients included);
 functions whose result shape depends on the values (``nonzero``, ``unique``,
-``masked_select``...) are eager only."""
+``masked_select``...) are eager only; ``masked_select`` keeps its gradient."""
 from __future__ import annotations
 
 import numpy as np
@@ -17,9 +17,11 @@ __all__ = ["masked_select", "nonzero", "argwhere", "bincount", "count_nonzero",
            "unsorted_segment_min", "unsorted_segment_prod"]
 
 
-@eager_only("ops.masked_select")
+@eager_only("ops.masked_select", differentiable=("input",))
 def masked_select(input, mask):  # noqa: A002
-    """The elements where ``mask`` (broadcast) holds, as a 1-d tensor."""
+    """The elements where ``mask`` (broadcast) holds, as a 1-d tensor. Differentiable in
+    ``input`` (a ``gather`` at the mask's positions: the gradient is scattered back, summed
+    over broadcast copies); PyNative only (the result's length depends on the mask)."""
     x, m = tensor(input), tensor(mask)
     shape = np.broadcast_shapes(tuple(x.shape), tuple(m.shape))
     flat_mask = np.broadcast_to(value_of(m), shape).reshape(-1)
@@ -149,10 +151,12 @@ def _first_appearance(flat):
 @eager_only("ops.unique")
 def unique(input):  # noqa: A002
     """``(values, idx)``: the distinct values and, per element, its value's position. Note:
-    MindSpore 2.x keeps the order of first appearance (PyTorch's ``unique`` sorts)."""
+    MindSpore 2.x keeps the order of first appearance (PyTorch's ``unique`` sorts). ``idx``
+    is int64 for an int64 input, else int32 (MindSpore 2.10)."""
     v = value_of(input)
     values, idx = _first_appearance(v.reshape(-1))
-    return tensor(values), tensor(idx.reshape(v.shape).astype(np.int64))
+    idx_dtype = np.int64 if v.dtype == np.int64 else np.int32
+    return tensor(values), tensor(idx.reshape(v.shape).astype(idx_dtype))
 
 
 @eager_only("ops.unique_consecutive")

@@ -2,7 +2,8 @@
 wrapped as Tensors (under ``jit`` they are graph constants; shapes are static).
 
 Default dtypes follow MindSpore: ``zeros``/``ones``/``eye``/``linspace`` float32; ``arange``
-and ``range`` int64 when every bound is an int, else float32; ``full`` from the fill value.
+and ``range`` int64 when every bound is an int, else float32; ``full`` int64 whatever the fill
+value (2.10: ``full((2, 3), 1.5)`` is int64 ones).
 """
 from __future__ import annotations
 
@@ -60,23 +61,17 @@ def ones_like(input, *, dtype=None):
     return _const(np.ones(tuple(x.shape), np.dtype(x.dtype)), dtype)
 
 
-def _value_dtype(value):
-    if isinstance(value, (bool, np.bool_)):
-        return np.bool_
-    if isinstance(value, numbers.Integral):
-        return np.int64
-    return np.float32
-
-
 def full(size, fill_value, *, dtype=None):
     """A tensor of shape ``size`` filled with ``fill_value`` (a number, or a 0-d tensor
-    that is broadcast and keeps its gradient). Dtype: ``dtype``, else bool/int64/float32 by
-    the fill value."""
+    that is broadcast, keeping its gradient when ``dtype`` is a float type). Dtype:
+    ``dtype``, else **int64** whatever the fill value -- MindSpore 2.10's documented default:
+    ``full((2, 3), 1.5)`` is int64 ones (the value truncated toward zero); pass
+    ``dtype=ms.float32`` for 1.5."""
     shape = _shape("ops.full", size)
+    target = np_dtype(dtype) or np.dtype(np.int64)
     if isinstance(fill_value, Tensor) or getattr(fill_value, "_interpreter", None) is not None:
-        value = fill_value if dtype is None else ops.cast(fill_value, np_dtype(dtype))
-        return result(ops.broadcast_to(value, shape))
-    return Tensor(np.full(shape, fill_value, np_dtype(dtype) or _value_dtype(fill_value)))
+        return result(ops.broadcast_to(ops.cast(fill_value, target), shape))
+    return Tensor(np.full(shape, fill_value, target))
 
 
 def full_like(input, fill_value, *, dtype=None):

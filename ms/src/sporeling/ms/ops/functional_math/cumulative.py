@@ -84,8 +84,10 @@ def cummax(input, axis):
 
 
 def cummin(input, axis):
-    """``(values, indices)``: the running minimum along ``axis`` (latest position on ties)."""
-    return _cumulative_extremum("ops.cummin", input, axis, False)
+    """``(values, indices)``: the running minimum along ``axis`` (latest position on ties);
+    int32 indices (``cummax``'s are int64), as MindSpore 2.10."""
+    values, indices = _cumulative_extremum("ops.cummin", input, axis, False)
+    return result((values, ops.cast(indices, np.int32)))
 
 
 def _logaddexp(a, b):

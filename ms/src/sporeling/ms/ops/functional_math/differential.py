@@ -2,12 +2,17 @@
 ``get_grad``, ``jvp``, ``vjp``, ``jacfwd``, ``jacrev``, ``vmap``.
 
 ``grad``/``value_and_grad`` are ``sx.grad``/``sx.value_and_grad`` (MindSpore's semantics:
-``grad_position``, ``weights``, ``has_aux``) plus ``return_ids``. ``vjp`` and ``jvp`` are
+``grad_position``, ``weights``, ``has_aux``) plus ``return_ids`` and MindSpore's implicit
+all-ones sensitivity: a non-scalar output (or each output of a tuple) is differentiated as if
+its cotangent were ones, i.e. as its sum (``sx.grad`` asks for a scalar or an explicit
+``sens``). ``ms.grad``/``ms.value_and_grad`` are these functions. ``vjp`` and ``jvp`` are
 built on ``sx.grad(sens_param=True)`` -- ``jvp`` as the derivative of the (linear) VJP in its
 cotangent, so no primitive needs a forward rule; the Jacobians stack one VJP (``jacrev``) or
 JVP (``jacfwd``) per output/input element. ``vmap`` is ``sporeling.compiler.transforms.vmap``.
 """
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -44,33 +49,81 @@ def _with_ids(grads, grad_position, weights):
     return ids_for_inputs(grads)
 
 
-def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
-    """A function giving the gradients of ``fn`` (which returns a scalar, or with
-    ``has_aux`` a tuple whose first item is differentiated) w.r.t. the inputs at
-    ``grad_position`` (an int or a tuple) and/or ``weights``. ``return_ids`` pairs each
-    gradient with its position or parameter name (see :func:`get_grad`)."""
-    g = sx.grad(fn, grad_position, weights, has_aux)
-    if not return_ids:
-        return g
+def _floating(t) -> bool:
+    dtype = getattr(t, "dtype", None)
+    return dtype is not None and (np.dtype(dtype).kind == "f" or str(dtype) == "bfloat16")
 
-    def with_ids(*args):
-        out = g(*args)
+
+def _total(outputs):
+    """The sum of every element of ``outputs`` (a Tensor, or nested tuples/lists of them):
+    differentiating it is differentiating ``outputs`` with an all-ones cotangent. Non-float
+    outputs of a tuple carry no gradient and are left out (all of them non-float: the sum
+    of the first, which ``sx.grad`` refuses with its own error)."""
+    flat = []
+
+    def walk(o):
+        if isinstance(o, (tuple, list)):
+            for item in o:
+                walk(item)
+        else:
+            flat.append(o)
+    walk(outputs)
+    floats = [o for o in flat if _floating(o)] or flat[:1]
+    total = None
+    for o in floats:
+        part = ops.sum(o) if len(getattr(o, "shape", ())) else o   # scalars as they are
+        total = part if total is None else ops.add(total, part)
+    return total
+
+
+def _ones_sens_value_and_grad(fn, grad_position, weights, has_aux):
+    """``sx.value_and_grad`` of ``fn`` with MindSpore's all-ones sensitivity: ``fn`` is
+    wrapped to return ``(sum of the differentiated outputs, fn's own output)`` with the own
+    output as auxiliary value, so the value given back is ``fn``'s (not the sum)."""
+    def summed(*args, **kwargs):
+        out = fn(*args, **kwargs)
         if has_aux:
-            return _with_ids(out[0], grad_position, weights), out[1]
-        return _with_ids(out, grad_position, weights)
-    return with_ids
+            if not isinstance(out, tuple) or len(out) < 2:
+                raise sx.GradError("has_aux=True needs (out, aux...) from the function",
+                                   op="grad", expected="a tuple of 2 or more",
+                                   got=type(out).__name__)
+            return _total(out[0]), out
+        return _total(out), out
+    summed.__name__ = getattr(fn, "__name__", type(fn).__name__)
+    vg = sx.value_and_grad(summed, grad_position, weights, has_aux=True)
+
+    def run(*args, **kwargs):
+        (_, value), grads = vg(*args, **kwargs)
+        return value, grads
+    return run
 
 
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
-    """A function returning ``(fn's value, gradients)`` (see :func:`grad`)."""
-    g = sx.value_and_grad(fn, grad_position, weights, has_aux)
+    """A function returning ``(fn's value, gradients)``: the gradients of ``fn``'s output
+    (summed where it is not a scalar: MindSpore's all-ones sensitivity; with ``has_aux``
+    of the first item of the tuple ``fn`` returns) w.r.t. the inputs at ``grad_position``
+    (an int or a tuple) and/or ``weights``. ``return_ids`` pairs each gradient with its
+    position or parameter name (see :func:`get_grad`)."""
+    g = _ones_sens_value_and_grad(fn, grad_position, weights, has_aux)
     if not return_ids:
-        return g
+        return functools.wraps(fn, updated=())(g)
 
     def with_ids(*args):
         value, grads = g(*args)
         return value, _with_ids(grads, grad_position, weights)
     return with_ids
+
+
+def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+    """A function giving the gradients of ``fn`` (see :func:`value_and_grad`); with
+    ``has_aux`` it returns ``(gradients, aux)``, ``aux`` a tuple."""
+    vg = value_and_grad(fn, grad_position, weights, has_aux, return_ids)
+
+    @functools.wraps(fn, updated=())  # fn may be a Cell: no __dict__ copy
+    def run(*args, **kwargs):
+        value, grads = vg(*args, **kwargs)
+        return (grads, tuple(value[1:])) if has_aux else grads
+    return run
 
 
 def get_grad(gradients, identifier):

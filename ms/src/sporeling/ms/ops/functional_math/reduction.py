@@ -1,13 +1,15 @@
 """Reduction functions of ``mindspore.ops`` (r2.3 signatures) over ``sx.ops`` reductions.
 
 Note for PyTorch users: ``ops.max``/``ops.min`` always return ``(values, indices)``, also
-without an axis (then over the flattened input); ``ops.amax`` returns values only.
+without an axis: then the value over all elements and index 0 (MindSpore 2.10's documented
+result; use ``argmax``/``argmin`` for the position); ``ops.amax`` returns values only.
+Index dtypes are MindSpore 2.10's: ``max``/``min``/``argmax`` int64, ``argmin`` int32.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ._util import (SporelingError, axes, float_of, np_dtype, one_axis, ops, result,
+from ._util import (SporelingError, Tensor, axes, float_of, np_dtype, one_axis, ops, result,
                     tensor)
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "aminmax", "argmax",
@@ -68,10 +70,10 @@ def _extremum(op, input, axis, keepdims, initial, where, largest):
     reduce = ops.max if largest else ops.min
     arg = ops.argmax if largest else ops.argmin
     if axis is None:
-        values = reduce(x, axis=None, keepdims=keepdims)
-        index = arg(ops.reshape(x, (-1,)))
-        if keepdims:
-            index = ops.reshape(index, (1,) * len(x.shape))
+        # MindSpore 2.10 (documented): over every element, ``keepdims`` ignored, and the
+        # index is always int64 0 -- not the flat position of the extremum
+        values = reduce(x, axis=None, keepdims=False)
+        index = Tensor(np.asarray(0, np.int64))
     else:
         ax = one_axis(op, axis, len(x.shape))
         values = reduce(x, axis=ax, keepdims=keepdims)
@@ -80,8 +82,10 @@ def _extremum(op, input, axis, keepdims, initial, where, largest):
 
 
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """``(values, indices)`` of the maximum along ``axis`` (the flattened input when None).
-    ``where`` masks elements out, ``initial`` is a lower bound of the values.
+    """``(values, indices)`` (int64) of the maximum along ``axis``. ``where`` masks elements
+    out, ``initial`` is a lower bound of the values. ``axis=None``: the maximum of all
+    elements (``keepdims`` ignored) and index 0, as MindSpore 2.10 (which also ignores
+    ``initial``/``where`` then; here they still apply).
     Note: PyTorch's ``torch.max(x)`` returns only the value; here it is always a pair."""
     return _extremum("ops.max", input, axis, keepdims, initial, where, True)
 
@@ -120,13 +124,16 @@ def argmax(input, dim=None, keepdim=False):
 
 
 def argmin(input, axis=None, keepdims=False):
-    """The index of the minimum along ``axis`` (of the flattened input when None). Note:
-    MindSpore r2.3 spells it ``axis``/``keepdims`` here but ``dim``/``keepdim`` in argmax."""
+    """The index (int32, as MindSpore 2.10; ``argmax`` gives int64) of the minimum along
+    ``axis`` (of the flattened input when None, ``keepdims`` then ignored). Note: MindSpore
+    spells it ``axis``/``keepdims`` here but ``dim``/``keepdim`` in argmax."""
     x = tensor(input)
+    if not x.shape:
+        return Tensor(np.asarray(0, np.int64))
     if axis is None:
-        return result(ops.argmin(ops.reshape(x, (-1,))))
-    return result(ops.argmin(x, axis=one_axis("ops.argmin", axis, len(x.shape)),
-                             keepdims=keepdims))
+        return result(ops.cast(ops.argmin(ops.reshape(x, (-1,))), np.int32))
+    return result(ops.cast(ops.argmin(x, axis=one_axis("ops.argmin", axis, len(x.shape)),
+                                      keepdims=keepdims), np.int32))
 
 
 def all(input, axis=None, keep_dims=False):
@@ -139,9 +146,10 @@ def any(input, axis=None, keep_dims=False):
     return result(ops.any(tensor(input), axis=axes(axis), keepdims=keep_dims))
 
 
-def logsumexp(input, axis, keep_dims=False):
-    """``log(sum(exp(input)))`` over ``axis``, computed stably."""
-    return result(ops.logsumexp(float_of(input), axis=axes(axis), keepdims=keep_dims))
+def logsumexp(input, dim, keepdim=False):
+    """``log(sum(exp(input)))`` over ``dim``, computed stably (MindSpore 2.10's signature;
+    r2.3's ``axis``/``keep_dims`` keywords are gone there too)."""
+    return result(ops.logsumexp(float_of(input), axis=axes(dim), keepdims=keepdim))
 
 
 def var(input, axis=None, ddof=0, keepdims=False):

@@ -21,15 +21,20 @@ def _sort(op, x, axis, descending):
     return ops.sort(x, one_axis(op, axis, len(x.shape)), descending=descending)
 
 
+def _int32(indices):
+    return ops.cast(indices, np.int32)
+
+
 def sort(input_x, axis=-1, descending=False):
     """``(values, indices)`` of ``input_x`` sorted along ``axis`` (stable: equal elements
-    keep their order)."""
-    return result(_sort("ops.sort", input_x, axis, descending))
+    keep their order); int32 indices, as MindSpore 2.10."""
+    values, indices = _sort("ops.sort", input_x, axis, descending)
+    return result((values, _int32(indices)))
 
 
 def argsort(input, axis=-1, descending=False):
-    """The indices that sort ``input`` along ``axis`` (stable)."""
-    return result(_sort("ops.argsort", input, axis, descending)[1])
+    """The indices (int32) that sort ``input`` along ``axis`` (stable)."""
+    return result(_int32(_sort("ops.argsort", input, axis, descending)[1]))
 
 
 def msort(input):
@@ -40,19 +45,20 @@ def msort(input):
 def topk(input, k, dim=None, largest=True, sorted=True):
     """``(values, indices)`` of the ``k`` largest (``largest=False``: smallest) elements
     along ``dim`` (the last axis when None), in sorted order; on ties the lower index
-    comes first."""
+    comes first. Int32 indices, as MindSpore 2.10."""
     x = tensor(input)
     ax = one_axis("ops.topk", -1 if dim is None else dim, len(x.shape))
     n = x.shape[ax] if x.shape else 1
     if not 0 <= int(k) <= n:
         raise SporelingError("k out of range", op="ops.topk",
                              expected=f"0 <= k <= {n} (the size of dim {ax})", got=f"k={k}")
-    return result(ops.topk(x, int(k), axis=ax, largest=largest))
+    values, indices = ops.topk(x, int(k), axis=ax, largest=largest)
+    return result((values, _int32(indices)))
 
 
 def median(input, axis=-1, keepdims=False):
     """``(values, indices)``: the median along ``axis`` -- the lower of the two middle
-    elements for an even count (not their mean, unlike NumPy) -- and its index."""
+    elements for an even count (not their mean, unlike NumPy) -- and its index (int64)."""
     x = tensor(input)
     ax = one_axis("ops.median", axis, len(x.shape))
     values, indices = _sort("ops.median", x, ax, False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sporeling.expression as sx
 from sporeling.core.errors import SporelingError
 
+from ..functional_math.differential import _total
 from .base import Primitive
 
 __all__ = ["GradOperation"]
@@ -64,13 +65,7 @@ class GradOperation(Primitive):
 
 
 def _summed(fn):
-    """``fn`` with its output (each output of a tuple) summed: a cotangent of ones."""
+    """``fn`` with its outputs summed: differentiating it applies a cotangent of ones."""
     def total(*args):
-        out = fn(*args)
-        outs = out if isinstance(out, (tuple, list)) else (out,)
-        result = None
-        for o in outs:
-            part = sx.ops.sum(o) if isinstance(o, sx.Tensor) and o.ndim else o
-            result = part if result is None else result + part
-        return result
+        return _total(fn(*args))
     return total

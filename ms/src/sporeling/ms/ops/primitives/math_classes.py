@@ -130,7 +130,7 @@ def _arg_max_with_value(self, x):
     x = tensor(x)
     axis = int(self.axis) % max(x.ndim, 1)
     index = ops.argmax(x, axis=axis, keepdims=self.keep_dims)
-    return ops.cast(index, np.int32), ops.max(x, axis=axis, keepdims=self.keep_dims)
+    return index, ops.max(x, axis=axis, keepdims=self.keep_dims)      # int64, as 2.10
 
 
 ArgMaxWithValue = primitive("ArgMaxWithValue", _arg_max_with_value_init, _arg_max_with_value,

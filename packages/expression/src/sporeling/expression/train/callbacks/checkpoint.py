@@ -62,7 +62,19 @@ class CheckpointConfig:
 
 
 class ModelCheckpoint(Callback):
-    """Save checkpoints as the config says, and once more at the end of training."""
+    """Save checkpoints as the config says, and once more at the end of training.
+
+    A subclass changes the file format by overriding :meth:`suffix` and :meth:`write` (the
+    ``sporeling.ms`` one writes MindSpore's ``.ckpt``).
+    """
+
+    def suffix(self) -> str:
+        """The checkpoint files' suffix."""
+        return SUFFIX
+
+    def write(self, network, path: str, append: dict | None) -> None:
+        """Write ``network``'s parameters (and ``append``'s entries) to ``path``."""
+        save_checkpoint(network, path, append_dict=append)
 
     def __init__(self, prefix: str = "CKP", directory: str | None = None,
                  config: CheckpointConfig | None = None):
@@ -89,7 +101,8 @@ class ModelCheckpoint(Callback):
     def _free_prefix(self) -> str:
         existing = os.listdir(self._directory)
         prefix, n = self._base_prefix, 0
-        while any(f.startswith(prefix + "-") and f.endswith(SUFFIX) for f in existing):
+        suffix = self.suffix()
+        while any(f.startswith(prefix + "-") and f.endswith(suffix) for f in existing):
             n += 1
             prefix = f"{self._base_prefix}_{n}"
         return prefix
@@ -119,14 +132,15 @@ class ModelCheckpoint(Callback):
         cfg = self._config
         step_in_epoch = cb.get("cur_step_in_epoch", cb.cur_step_num)
         path = os.path.join(self._directory,
-                            f"{self._prefix}-{cb.cur_epoch_num}_{step_in_epoch}{SUFFIX}")
+                            f"{self._prefix}-{cb.cur_epoch_num}_{step_in_epoch}"
+                            f"{self.suffix()}")
         append = dict(cfg.append_dict)
         if "epoch_num" in cfg.append_info:
             append["epoch_num"] = int(cb.cur_epoch_num)
         if "step_num" in cfg.append_info:
             append["step_num"] = int(cb.cur_step_num)
         network = cfg.saved_network if cfg.saved_network is not None else cb.train_network
-        save_checkpoint(network, path, append_dict=append or None)
+        self.write(network, path, append or None)
         self._last_saved_step = cb.cur_step_num
         self._last_time = time.monotonic()
         self._latest = path

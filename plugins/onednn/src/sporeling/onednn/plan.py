@@ -4,7 +4,7 @@ Building a plan creates the primitive descriptors (letting each primitive choose
 layouts), the reorders between the user's plain buffers and those layouts, the internal
 buffers and the scratchpad, and the ``dnnl_exec_arg_t`` arrays. Running it costs, above the
 primitives themselves, one data-pointer read and one ``set_data_handle`` per user buffer
-and one ``execute`` per step (a cached tiny convolution: ~10 us of Python, 3.3 us of
+and one ``execute`` per step (a cached tiny convolution: ~8 us of Python, 3.3 us of
 oneDNN).
 
     def build(b):                        # a Builder: b.user(desc), b.into(...), b.execute(pd, args)
@@ -180,7 +180,7 @@ class Plan:
         one by one where the kernel works between them)."""
         set_handle = self._set
         for memory, array in zip(self.users, arrays):
-            if set_handle(memory, array.__array_interface__["data"][0]):
+            if set_handle(memory, address(array)):
                 raise OneDnnError("dnnl_memory_set_data_handle", "invalid argument")
 
     def execute(self, steps=None) -> None:
@@ -191,6 +191,19 @@ class Plan:
             if status:
                 raise OneDnnError("dnnl_primitive_execute",
                                   load().dnnl_status2str(status).decode())
+
+
+_char_at = ctypes.c_char.from_buffer
+
+
+def address(array) -> int:
+    """The address of ``array``'s first element. Through the buffer protocol (0.25 us)
+    where the array is writable and contiguous, else NumPy's ``__array_interface__``
+    (1.1 us: a strided view, a read-only or an empty array)."""
+    try:
+        return ctypes.addressof(_char_at(array))
+    except (TypeError, ValueError, BufferError):
+        return array.__array_interface__["data"][0]
 
 
 _LOCAL = threading.local()

@@ -16,15 +16,21 @@ def arg(x):
     return sx.Tensor(np.asarray(x))
 
 
-def axes(axis, ndim: int):
-    """MindSpore's reduce axis: () or None for every axis, an int or a sequence."""
+def axes(axis, ndim: int, op: str = "Reduce"):
+    """MindSpore's reduce axis: () or None for every axis, an int or a sequence of ints in
+    ``[-ndim, ndim)`` (an axis outside is an error, never wrapped round)."""
     if axis is None or axis == () or axis == []:
         return None
     if isinstance(axis, sx.Tensor):
         axis = axis.asnumpy().tolist()
-    if isinstance(axis, (int, np.integer)):
-        return int(axis) % max(ndim, 1)
-    return tuple(int(a) % max(ndim, 1) for a in axis)
+    single = isinstance(axis, (int, np.integer))
+    items = [axis] if single else list(axis) if isinstance(axis, (list, tuple)) else None
+    rank = max(ndim, 1)
+    for a in items if items is not None else [axis]:
+        check(items is not None and isinstance(a, (int, np.integer))
+              and not isinstance(a, (bool, np.bool_)) and -rank <= a < rank, op, "axis",
+              f"an int or a tuple of ints in [{-rank}, {rank}) for a {ndim}-d input", axis)
+    return int(axis) % rank if single else tuple(int(a) % rank for a in items)
 
 
 def check(ok: bool, op: str, what: str, expected, got):

@@ -11,7 +11,7 @@ from ..functional_array import distance as fdist
 from ..functional_array import indexing as findex
 from ..functional_array import parameter as fparam
 from ..functional_array._common import tensor
-from ._args import check, ops
+from ._args import axes, check, ops
 from .base import primitive
 
 __all__ = ["BroadcastTo", "Cast", "Concat", "CumSum", "ExpandDims", "Gather", "Reshape",
@@ -54,7 +54,8 @@ def _cumsum_init(exclusive=False, reverse=False):
 
 def _cumsum(self, x, axis):
     x = tensor(x)
-    axis = int(axis) % x.ndim
+    axis = axes(axis, x.ndim, "CumSum")
+    check(isinstance(axis, int), "CumSum", "axis", "one int", axis)
     out = ops.cumsum(x, axis, reverse=self.reverse)
     return out - x if self.exclusive else out
 
@@ -120,7 +121,7 @@ def _split_init(axis=0, output_num=1):
 
 def _split(self, x):
     x = tensor(x)
-    axis = self.axis % x.ndim
+    axis = axes(self.axis, x.ndim, "Split")
     check(x.shape[axis] % self.output_num == 0, "Split", "output_num",
           f"a divisor of {x.shape[axis]}", self.output_num)
     return tuple(ops.split(x, self.output_num, axis=axis))

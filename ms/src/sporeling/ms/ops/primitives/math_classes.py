@@ -89,7 +89,7 @@ def _reducer(name, fn, doc):
         x = tensor(x)
         if fn is ops.mean and x.dtype.kind != "f":
             x = ops.cast(x, np.float32)
-        return fn(x, axis=axes(axis, x.ndim), keepdims=self.keep_dims)
+        return fn(x, axis=axes(axis, x.ndim, name), keepdims=self.keep_dims)
     return primitive(name, _reduce_init, call, doc)
 
 
@@ -109,7 +109,7 @@ def _arg_init(axis=-1, output_type=None):
 def _arg_call(fn):
     def call(self, x):
         x = tensor(x)
-        out = fn(x, axis=int(self.axis) % max(x.ndim, 1))
+        out = fn(x, axis=axes(self.axis, x.ndim, type(self).__name__))
         return ops.cast(out, to_numpy(self.output_type) if self.output_type is not None
                         else np.int32)
     return call

@@ -42,8 +42,8 @@ def as_learning_rate(value, where: str = "learning_rate") -> LearningRate:
         raise TypeError(f"{where}: expected a float, per-step values or a "
                         f"LearningRateSchedule, got bool")
     if isinstance(value, numbers.Real):
-        if value < 0:
-            raise ValueError(f"{where}: expected a learning rate >= 0, got {value}")
+        if not 0 <= value < float("inf"):  # NaN and infinity too
+            raise ValueError(f"{where}: expected a finite learning rate >= 0, got {value}")
         return LearningRate(constant=float(value))
     if isinstance(value, LearningRateSchedule) or (
             callable(value) and not hasattr(value, "shape") and
@@ -59,6 +59,7 @@ def as_learning_rate(value, where: str = "learning_rate") -> LearningRate:
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"{where}: per-step learning rates must be a non-empty 1-D "
                          f"sequence, got shape {arr.shape}")
-    if (arr < 0).any():
-        raise ValueError(f"{where}: learning rates must be >= 0, got min {arr.min()}")
+    if not np.isfinite(arr).all() or (arr < 0).any():
+        raise ValueError(f"{where}: learning rates must be finite and >= 0, got min "
+                         f"{arr.min()}, max {arr.max()}")
     return LearningRate(values=arr)

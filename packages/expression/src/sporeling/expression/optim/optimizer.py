@@ -55,6 +55,20 @@ def _label(param, index: int) -> str:
     return getattr(param, "name", None) or f"parameter {index}"
 
 
+def _refuse_non_finite(optimizer) -> None:
+    """A ``ValueError`` naming the first hyperparameter (a float attribute, or a learning
+    rate's value) that is NaN or infinite."""
+    name = type(optimizer).__name__
+    for attr, value in vars(optimizer).items():
+        if isinstance(value, (float, np.floating)) and not np.isfinite(value):
+            raise ValueError(f"{name}: {attr.lstrip('_')} must be finite, got {value}")
+        rates = [value.constant] if getattr(value, "constant", None) is not None else \
+            getattr(value, "values", None)
+        if attr.endswith(("learning_rate", "lrs")) and rates is not None and \
+                not np.all(np.isfinite(np.asarray(rates, np.float64))):
+            raise ValueError(f"{name}: {attr.lstrip('_')} must be finite, got {value!r}")
+
+
 class Optimizer:
     """Base class: subclasses define ``_init_state(w) -> dict`` and
     ``_update(w, g, state, lr, weight_decay) -> new w`` on NumPy arrays (``w`` and ``g``
@@ -70,6 +84,23 @@ class Optimizer:
 
     #: AdamW sets this: the optimiser applies the decay itself instead of adding it to g.
     _decoupled_weight_decay = False
+
+    def __init_subclass__(cls, **kwargs):
+        # every optimiser's constructor ends with a check that no hyperparameter it stored
+        # is NaN or infinite: `x < 0` is False for NaN, so range checks let it through and
+        # training would turn every weight into NaN
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+
+        def checked_init(self, *args, _init=init, **kw):
+            _init(self, *args, **kw)
+            if type(self).__init__ is checked_init:  # the outermost constructor checks
+                _refuse_non_finite(self)
+
+        checked_init.__doc__, checked_init.__wrapped__ = init.__doc__, init
+        cls.__init__ = checked_init
 
     def __init__(self, learning_rate, parameters, weight_decay: float = 0.0,
                  loss_scale: float = 1.0):
@@ -149,8 +180,8 @@ class Optimizer:
     @staticmethod
     def _check_decay(value) -> float:
         value = float(value)
-        if value < 0:
-            raise ValueError(f"weight_decay must be >= 0, got {value}")
+        if not value >= 0:  # NaN too
+            raise ValueError(f"weight_decay must be a finite number >= 0, got {value}")
         return value
 
     # ---- MindSpore's accessors ----------------------------------------------------------

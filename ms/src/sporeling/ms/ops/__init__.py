@@ -10,3 +10,7 @@ from .primitives import *           # noqa: F401,F403  primitive classes, GradOp
 from .primitives import __all__ as _prim_all
 
 __all__ = [*_math_all, *_array_all, *_prim_all]
+
+from ..common import tensor_methods as _tensor_methods  # noqa: E402
+
+_tensor_methods.install()  # MindSpore's Tensor methods, over these functions

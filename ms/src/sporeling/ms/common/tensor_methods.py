@@ -1,0 +1,506 @@
+"""MindSpore 2.10's ``Tensor`` methods, as tables over the facade's ``ms.ops`` functions.
+
+``ms.Tensor`` *is* ``sporeling.expression.Tensor`` (ops return it), so the facade adds the
+methods MindSpore has and Sporeling's Tensor lacks to that class when ``sporeling.ms`` is
+imported. Every method is a row of a table: ``name -> ms.ops function`` called with the
+tensor first, through an argument adapter (keywords renamed, arguments reordered). They
+are op calls, so they differentiate and trace into ``ms.jit`` graphs like the functions.
+
+* :data:`SAME` -- ``x.name(*args, **kw) == ops.name(x, *args, **kw)``.
+* :data:`RENAMED` -- MindSpore's method keywords renamed to the function's (``dim`` ->
+  ``axis``, ...), and positional arguments taken as they come.
+* :data:`ADAPTED` -- the rest: a small function ``(x, ...) -> result`` each.
+* :data:`INPLACE` -- ``x.add_(y)``: the out-of-place method's result written into ``x``
+  (its dtype kept), ``x`` returned; in a traced graph or while ``grad`` records, ``x`` is
+  rebound to the result instead (functional), and a Parameter takes it with ``set_data``.
+* :data:`EXTENDED` -- Sporeling's own methods that take MindSpore's ``dim``/``keepdim``
+  keywords too (``x.sum(dim=1, keepdim=True)``); their positional forms are unchanged.
+
+Methods Sporeling's Tensor already has are not replaced (``max``/``min`` keep returning the
+values for ``max(axis)``; MindSpore 2.10 returns ``(values, indices)`` for ``max(dim)``).
+
+    >>> import sporeling.ms as ms
+    >>> x = ms.Tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]])
+    >>> x.add(1, alpha=2).sub(x).tolist()
+    [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
+    >>> x.sum(dim=1, keepdim=True).shape, x.cumsum(1)[1].tolist()
+    ((2, 1), [4.0, 6.0, 12.0])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sporeling.compiler import ops as _sops
+from sporeling.core import SporelingError, dtypes
+from sporeling.expression import Parameter, Tensor
+
+from .dtype import to_numpy
+
+__all__ = ["SAME", "RENAMED", "ADAPTED", "INPLACE", "EXTENDED", "PROPERTIES", "SUPERSETS", "EAGER_ONLY", "install",
+           "installed"]
+
+
+def _ops():
+    from .. import ops  # the facade's functions (imported after this module)
+    return ops
+
+
+# --- x.name(...) == ops.name(x, ...) ----------------------------------------------------
+SAME = """
+absolute acos acosh arccos arccosh arcsin arcsinh arctan arctan2 arctanh asin asinh atan
+atan2 atanh ceil cos cosh deg2rad digamma erf erfc erfinv expm1 floor frac i0 imag
+inv invert isfinite isinf isnan isneginf isposinf isreal lgamma log10 log1p log2 logit neg
+negative positive rad2deg real reciprocal rsqrt sgn sigmoid sign signbit sin sinc sinh tan
+tanh trunc conj angle
+mul div divide floor_divide remainder fmod fmax fmin maximum minimum eq ne lt le gt
+ge greater greater_equal less less_equal not_equal equal isclose logical_and logical_or
+logical_xor logical_not bitwise_and bitwise_or bitwise_xor bitwise_left_shift
+bitwise_right_shift gcd lcm hypot heaviside copysign nextafter ldexp logaddexp logaddexp2
+xlogy xdivy float_power igamma igammac true_divide multiply lerp addcdiv addcmul
+mm bmm dot outer inner ger addmm addbmm baddbmm addmv addr matrix_power
+det logdet slogdet inverse trace t adjoint diag diagflat tril triu cross
+broadcast_to roll flip fliplr flipud rot90 moveaxis movedim swapdims swapaxes ravel
+hsplit vsplit dsplit tensor_split narrow unbind unfold fold col2im
+diagonal_scatter select_scatter slice_scatter masked_select masked_fill index_fill
+gather_elements gather_nd nonzero argwhere count_nonzero
+cummax cummin cumprod logcumsumexp logsumexp amax amin aminmax median nanmedian nanmean
+nansum msort argsort searchsorted bincount histc unique unique_consecutive
+multinomial random_categorical nan_to_num renorm hardshrink diff cov mvlgamma numel is_complex is_floating_point
+approximate_equal unsorted_segment_max unsorted_segment_min unsorted_segment_prod
+reverse reverse_sequence repeat_interleave scatter_div scatter_max scatter_min scatter_mul
+scatter_sub inplace_update index_add cholesky cholesky_solve svd
+""".split()
+
+# --- MindSpore's method keywords -> the function's; positional arguments pass through -----
+RENAMED: dict[str, tuple[str, dict[str, str]]] = {
+    # method: (ops function, {method keyword: function keyword})
+    "cumsum": ("cumsum", {"dim": "axis"}),
+    "chunk": ("chunk", {"dim": "axis"}),
+    "split": ("split", {"split_size": "split_size_or_sections", "dim": "axis"}),
+    "index_select": ("index_select", {"dim": "axis"}),
+    "argsort": ("argsort", {"dim": "axis"}),
+    "topk": ("topk", {}),
+    "scatter": ("scatter", {"dim": "axis"}),
+    "narrow": ("narrow", {"dim": "axis"}),
+    "median": ("median", {"dim": "axis", "keepdim": "keepdims"}),
+    "amax": ("amax", {"dim": "axis", "keepdim": "keepdims"}),
+    "amin": ("amin", {"dim": "axis", "keepdim": "keepdims"}),
+    "nansum": ("nansum", {"dim": "axis", "keepdim": "keepdims"}),
+    "count_nonzero": ("count_nonzero", {"dim": "axis", "keepdim": "keep_dims"}),
+    "cummax": ("cummax", {"dim": "axis"}),
+    "cummin": ("cummin", {"dim": "axis"}),
+    "cumprod": ("cumprod", {"axis": "dim"}),
+    "logcumsumexp": ("logcumsumexp", {"dim": "axis"}),
+    "repeat_interleave": ("repeat_interleave", {"dim": "axis"}),
+    "diagonal": ("diagonal", {"axis1": "dim1", "axis2": "dim2"}),
+    "float_power": ("float_power", {"other": "exponent"}),
+    "approximate_equal": ("approximate_equal", {"other": "y"}),
+    "true_divide": ("true_divide", {}),
+}
+
+
+# --- everything else: x first, then MindSpore's method arguments --------------------------
+def _alpha(op):
+    def method(x, other, *, alpha=1):
+        return op(x, other if alpha == 1 else _ops().mul(other, alpha))
+    return method
+
+
+def _sort(x, dim=-1, descending=False, stable=False, *, axis=None):
+    return _ops().sort(x, dim if axis is None else axis, descending)
+
+
+def _topk(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - MindSpore's name
+    return _ops().topk(x, k, dim, largest, sorted)
+
+
+def _gather(x, dim, index):
+    """``Tensor.gather(dim, index)`` (``torch.gather``) in 2.10; the older
+    ``gather(input_indices, axis, batch_dims=0)`` when the first argument is a tensor."""
+    ops = _ops()
+    if isinstance(dim, (Tensor, np.ndarray, list)):
+        return ops.gather(x, dim, index)
+    return ops.gather_elements(x, dim, index)
+
+
+def _where(x, condition, y):
+    return _ops().where(condition, x, y)
+
+
+def _select(x, dim, index):
+    """``x.select(dim, index)``: the slice at ``index`` along ``dim`` (that axis removed)."""
+    key = [slice(None)] * x.ndim
+    key[dim] = int(index)
+    return x[tuple(key)]
+
+
+def _scatter_add(x, dim, index, src):
+    return _ops().tensor_scatter_elements(x, index, src, dim, "add")
+
+
+def _expand(x, *size):
+    shape = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+    shape = tuple(x.shape[i - (len(shape) - x.ndim)] if s == -1 else s
+                  for i, s in enumerate(shape))
+    return _ops().broadcast_to(x, shape)
+
+
+def _transpose(x, *axes):
+    """``transpose(dim0, dim1)`` swaps two axes (2.10); ``transpose(*axes)`` permutes."""
+    if len(axes) == 2 and x.ndim != 2 and all(isinstance(a, int) for a in axes):
+        return _sops.swapaxes(x, *axes) if hasattr(_sops, "swapaxes") else x.swapaxes(*axes)
+    return x.transpose.__wrapped__(x, *axes)
+
+
+def _view(x, *shape):
+    """``view(*shape)``; ``view(dtype)`` reinterprets the bytes (NumPy's ``view``)."""
+    if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int)):
+        data = x.asnumpy()
+        return Tensor(data.view(to_numpy(shape[0])))
+    from sporeling.compiler import ops
+    shape = tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) \
+        else shape
+    return ops.reshape(x, shape)
+
+
+def _unique(x, sorted=True, return_inverse=False, return_counts=False,  # noqa: A002
+            dim=None):
+    if dim is not None:
+        raise SporelingError("Tensor.unique(dim=...) is not in the facade", op="unique",
+                             expected="dim=None", got=f"dim={dim}")
+    values, inverse, counts = np.unique(x.asnumpy(), return_inverse=True,
+                                        return_counts=True)
+    out = [Tensor(values)]
+    if return_inverse:
+        out.append(Tensor(inverse.reshape(x.shape).astype(np.int64)))
+    if return_counts:
+        out.append(Tensor(counts.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _clamp(x, min=None, max=None):  # noqa: A002 - MindSpore's names
+    return _ops().clamp(x, min, max)
+
+
+def _kthvalue(x, k, dim=-1, keepdim=False):
+    ops = _ops()
+    values, indices = ops.sort(x, dim)
+    n = ops.narrow(values, dim, k - 1, 1), ops.narrow(indices, dim, k - 1, 1)
+    return n if keepdim else (ops.squeeze(n[0], dim), ops.squeeze(n[1], dim))
+
+
+def _new(fill):
+    def method(x, size, *args, dtype=None, **_):
+        shape = tuple(size) if isinstance(size, (tuple, list)) else (size,) + \
+            tuple(a for a in args if isinstance(a, int))
+        return Tensor(np.full(shape, fill, to_numpy(dtype or x.dtype)))
+    return method
+
+
+def _new_full(x, size, fill_value, *, dtype=None, **_):
+    return Tensor(np.full(tuple(size), fill_value, to_numpy(dtype or x.dtype)))
+
+
+def _cast_to(dtype):
+    def method(x):
+        return _sops.cast(x, dtype)
+    return method
+
+
+def _type(x, dtype=None):
+    """``x.type()``: the dtype's name (``'Float32'``); ``x.type(dtype)``: cast."""
+    if dtype is None:
+        from sporeling.expression.tensor.tensor import dtype_name
+        return dtype_name(x.dtype)
+    return _sops.cast(x, dtype)
+
+
+def _argmax_with_value(x, axis=0, keep_dims=False):
+    """``(values, indices)`` of the largest entries along ``axis``."""
+    return _sops.max(x, axis, keep_dims), _sops.argmax(x, axis, keep_dims)
+
+
+def _argmin_with_value(x, axis=0, keep_dims=False):
+    """``(values, indices)`` of the smallest entries along ``axis``."""
+    return _sops.min(x, axis, keep_dims), _sops.argmin(x, axis, keep_dims)
+
+
+def _fill_diagonal(x, fill_value, wrap=False):
+    """A copy with the main diagonal set to ``fill_value`` (NumPy's ``fill_diagonal``)."""
+    data = np.array(x.asnumpy())
+    np.fill_diagonal(data, fill_value, wrap=wrap)
+    return Tensor(data)
+
+
+def _add(x, other, *, alpha=1):
+    ops = _ops()
+    return ops.add(x, other if alpha == 1 else ops.mul(other, alpha))
+
+
+def _div(x, other, *, rounding_mode=None):
+    return _ops().div(x, other, rounding_mode=rounding_mode)
+
+
+def _allclose(x, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _ops().isclose(x, other, rtol, atol, equal_nan).all()
+
+
+def _ptp(x, axis=None, keepdims=False):
+    ops = _ops()
+    return ops.sub(ops.amax(x, axis, keepdims), ops.amin(x, axis, keepdims))
+
+
+def _sum_to_size(x, *size):
+    shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+    lead = x.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape)
+                                     if s == 1 and x.shape[lead + i] != 1)
+    out = x.sum(axes, keepdims=True) if axes else x
+    return out.reshape(shape)
+
+
+def _take(x, indices, axis=None, mode="clip"):
+    ops = _ops()
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    n = x.shape[axis]
+    idx = indices if isinstance(indices, Tensor) else Tensor(np.asarray(indices))
+    idx = ops.clip(idx, -n, n - 1) if mode == "clip" else ops.remainder(idx, n)
+    return ops.gather(x, idx, axis)
+
+
+ADAPTED = {
+    "round": lambda x, decimals=0: _ops().round(x, decimals=decimals),
+    "argmax_with_value": _argmax_with_value,
+    "argmin_with_value": _argmin_with_value,
+    "fill_diagonal": _fill_diagonal,
+    "soft_shrink": lambda x, lambd=0.5: _ops().softshrink(x, lambd),
+    "stride": lambda x, dim=None: (tuple(s // x.itemsize for s in x.asnumpy().strides)
+                                   if dim is None else x.asnumpy().strides[dim] // x.itemsize),
+    "storage_offset": lambda x: 0,
+    "new_empty": _new(0),
+    "add": _add,
+    "sub": _alpha(lambda x, y: _ops().sub(x, y)),
+    "subtract": _alpha(lambda x, y: _ops().sub(x, y)),
+    "div": _div,
+    "divide": _div,
+    "sort": _sort,
+    "topk": _topk,
+    "gather": _gather,
+    "where": _where,
+    "select": _select,
+    "scatter_add": _scatter_add,
+    "expand": _expand,
+    "expand_as": lambda x, other: _ops().broadcast_to(x, tuple(other.shape)),
+    "broadcast_to": lambda x, *shape: _ops().broadcast_to(
+        x, tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list))
+        else shape),
+    "view": _view,
+    "transpose": _transpose,
+    "view_as": lambda x, other: x.reshape(tuple(other.shape)),
+    "reshape_as": lambda x, other: x.reshape(tuple(other.shape)),
+    "type_as": lambda x, other: _sops.cast(x, other.dtype),
+    "unique": _unique,
+    "kthvalue": _kthvalue,
+    "allclose": _allclose,
+    "ptp": _ptp,
+    "sum_to_size": _sum_to_size,
+    "take": _take,
+    "dim": lambda x: x.ndim,
+    "ndimension": lambda x: x.ndim,
+    "nelement": lambda x: x.size,
+    "numel": lambda x: x.size,
+    "is_signed": lambda x: x.dtype.kind in "fic" or x.dtype == dtypes.bfloat16,
+    "is_contiguous": lambda x: True,
+    "contiguous": lambda x: x,
+    "double": _cast_to(dtypes.float64),
+    "short": _cast_to(dtypes.int16),
+    "byte": _cast_to(dtypes.uint8),
+    "bfloat16": _cast_to(dtypes.bfloat16),
+    "type": _type,
+    "new_zeros": _new(0),
+    "new_ones": _new(1),
+    "new_full": _new_full,
+    "bitwise_not": lambda x: _ops().invert(x),
+    "fill": lambda x, value: _ops().full_like(x, value),
+    "masked_fill": lambda x, mask, value: _ops().masked_fill(x, mask, value),
+}
+
+# ADAPTED methods that read the data (NumPy): PyNative only, like eager-only functions.
+EAGER_ONLY = {"unique", "fill_diagonal", "stride"}
+
+# Sporeling's own methods that the ADAPTED one extends (its calls keep their meaning).
+SUPERSETS = {"view", "transpose"}  # view(dtype); transpose(dim0, dim1) of a 3-d+ tensor
+
+# --- properties ---------------------------------------------------------------------------
+def _last_two_swapped(x):
+    return x if x.ndim < 2 else _ops().swapaxes(x, -1, -2)
+
+
+PROPERTIES = {  # (a 0-d or 1-d tensor is returned as is, conjugated for H/mH)
+    "mT": _last_two_swapped,
+    "mH": lambda x: _last_two_swapped(_ops().conj(x)),
+    "H": lambda x: _last_two_swapped(_ops().conj(x)),
+}
+
+# --- x.name_(...) writes x.name(...) into x ------------------------------------------------
+INPLACE = """
+add sub mul div floor_divide remainder clamp masked_fill exp log sigmoid tanh floor sign
+scatter scatter_add index_fill addmm erfinv fill_diagonal
+""".split()
+
+
+def _write(x, out):
+    """``out`` (a Tensor) written into ``x``; ``x``."""
+    from sporeling.expression.autograd.state import STATE
+    from sporeling.compiler import ops
+    out = ops.cast(ops.broadcast_to(out, tuple(x.shape)), x.dtype)
+    if isinstance(x, Parameter):
+        x.set_data(out)
+        return x
+    data = out._data
+    recording = STATE.tape is not None and (out._node is not None or x._node is not None)
+    if type(data) is not np.ndarray or type(x._data) is not np.ndarray or recording:
+        x._data, x._node, x._tape, x._index = data, out._node, out._tape, out._index
+    else:
+        np.copyto(x._data, data)
+    return x
+
+
+def _zero(x):
+    return _write(x, _ops().zeros_like(x))
+
+
+def _fill(x, value):
+    return _write(x, _ops().full_like(x, value))
+
+
+def _copy(x, src, non_blocking=False):
+    return _write(x, src if isinstance(src, Tensor) else Tensor(src))
+
+
+INPLACE_ADAPTED = {
+    "round": lambda x, decimals=0: _ops().round(x, decimals=decimals),
+    "argmax_with_value": _argmax_with_value,
+    "argmin_with_value": _argmin_with_value,
+    "fill_diagonal": _fill_diagonal,
+    "soft_shrink": lambda x, lambd=0.5: _ops().softshrink(x, lambd),
+    "stride": lambda x, dim=None: (tuple(s // x.itemsize for s in x.asnumpy().strides)
+                                   if dim is None else x.asnumpy().strides[dim] // x.itemsize),
+    "storage_offset": lambda x: 0,
+    "new_empty": _new(0),
+    "zero_": _zero,
+    "fill_": _fill,
+    "copy_": _copy,
+}
+
+# --- Sporeling's methods given MindSpore's dim/keepdim keywords ---------------------------
+EXTENDED = {
+    # method: {MindSpore keyword: Sporeling keyword}
+    "sum": {"dim": "axis", "keepdim": "keepdims"},
+    "mean": {"dim": "axis", "keepdim": "keepdims"},
+    "prod": {"dim": "axis", "keepdim": "keepdims"},
+    "argmax": {"dim": "axis", "keepdim": "keepdims"},
+    "argmin": {"dim": "axis", "keepdim": "keepdims"},
+    "all": {"dim": "axis", "keepdim": "keepdims", "keep_dims": "keepdims"},
+    "any": {"dim": "axis", "keepdim": "keepdims", "keep_dims": "keepdims"},
+    "std": {"dim": "axis", "keepdim": "keepdims"},
+    "var": {"dim": "axis", "keepdim": "keepdims"},
+    "norm": {"p": "ord", "dim": "axis", "keepdim": "keepdims"},
+    "squeeze": {"dim": "axis"},
+    "unsqueeze": {"dim": "axis"},
+    "expand_dims": {"dim": "axis"},
+}
+
+_installed: list[str] = []
+
+
+def installed() -> list[str]:
+    """The names :func:`install` added or extended on ``Tensor``."""
+    return list(_installed)
+
+
+def _renamer(renames):
+    def adapt(kwargs):
+        return {renames.get(k, k): v for k, v in kwargs.items()}
+    return adapt
+
+
+def _from_op(name, fn_name, adapt=None, doc=None):
+    def method(self, *args, **kwargs):
+        return getattr(_ops(), fn_name)(self, *args, **(adapt(kwargs) if adapt else kwargs))
+    method.__doc__ = doc or f"``ms.ops.{fn_name}(self, ...)`` (MindSpore's ``Tensor.{name}``)."
+    if getattr(getattr(_ops(), fn_name), "__ms_eager_only__", False) is True:
+        method.__ms_eager_only__ = True  # as its function: no Graph mode
+    return method
+
+
+def _from_fn(name, fn):
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    method.__doc__ = fn.__doc__ or f"MindSpore's ``Tensor.{name}``."
+    if name in EAGER_ONLY:
+        method.__ms_eager_only__ = True
+    return method
+
+
+def _inplace(name, fn):
+    def method(self, *args, **kwargs):
+        return _write(self, fn(self, *args, **kwargs))
+    method.__doc__ = (f"In place: ``self.{name[:-1]}(...)`` written into ``self`` (its dtype "
+                      "kept); returns ``self``.")
+    return method
+
+
+def _extended(name, original, renames):
+    def method(self, *args, **kwargs):
+        return original(self, *args, **{renames.get(k, k): v for k, v in kwargs.items()})
+    method.__doc__ = (original.__doc__ or "") + \
+        f" Also MindSpore's keywords: {', '.join(sorted(renames))}."
+    method.__wrapped__ = original
+    return method
+
+
+def _set(name, method):
+    method.__name__ = name
+    method.__qualname__ = f"Tensor.{name}"
+    method.__module__ = __name__
+    setattr(Tensor, name, method)
+    _installed.append(name)
+
+
+def install() -> None:
+    """Add the tables' methods to ``Tensor`` (those it lacks; :data:`EXTENDED` wraps its
+    own). Idempotent."""
+    if _installed:
+        return
+    ops = _ops()
+    new: dict = {}
+    for name in SAME:
+        if hasattr(ops, name):
+            new[name] = _from_op(name, name)
+    for name, (fn_name, renames) in RENAMED.items():
+        if hasattr(ops, fn_name):
+            new[name] = _from_op(name, fn_name, _renamer(renames) if renames else None)
+    for name, fn in ADAPTED.items():
+        new[name] = _from_fn(name, fn)
+    for name, method in new.items():
+        if not hasattr(Tensor, name):
+            _set(name, method)
+        elif name in SUPERSETS and not hasattr(getattr(Tensor, name), "__wrapped__"):
+            method.__wrapped__ = getattr(Tensor, name)
+            _set(name, method)
+    for name in INPLACE:
+        if hasattr(Tensor, name) and not hasattr(Tensor, name + "_"):
+            _set(name + "_", _inplace(name + "_", getattr(Tensor, name)))
+    for name, fn in INPLACE_ADAPTED.items():
+        if not hasattr(Tensor, name):
+            _set(name, _from_fn(name, fn))
+    for name, renames in EXTENDED.items():
+        original = getattr(Tensor, name)
+        if getattr(original, "__wrapped__", None) is None:
+            _set(name, _extended(name, original, renames))
+    for name, getter in PROPERTIES.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, property(getter, doc=f"MindSpore's ``Tensor.{name}``."))
+            _installed.append(name)

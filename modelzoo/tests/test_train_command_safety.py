@@ -60,6 +60,20 @@ def test_an_output_folder_without_write_permission_is_refused_up_front(no_work, 
     assert "cannot write" in capsys.readouterr().err
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_a_folder_the_file_system_refuses_is_refused_up_front(no_work, capsys):
+    """As root, os.access says yes to /proc/x; the run used to train, then die saving."""
+    assert main(_SHORT + ["--output", "/proc/sporeling-no-such/out"]) == 2
+    err = capsys.readouterr().err
+    assert "argument --output: cannot write in '/proc/sporeling-no-such/out'" in err, err
+
+
+def test_the_output_folder_is_created_before_any_work(no_work, tmp_path):
+    with pytest.raises(AssertionError, match="started working"):
+        main(_SHORT + ["--output", str(tmp_path / "a" / "b")])
+    assert (tmp_path / "a" / "b").is_dir() and os.listdir(tmp_path / "a" / "b") == []
+
+
 def test_a_folder_in_the_checkpoint_s_place_is_refused_up_front(no_work, tmp_path, capsys):
     (tmp_path / "mlp_digits.safetensors").mkdir()
     assert main(_SHORT + ["--output", str(tmp_path)]) == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import tempfile
 from pathlib import Path
 
 __all__ = ["MODELS", "configure", "installed_backends", "checkpoint_path", "checkpoint_path_problem", "int_at_least"]
@@ -76,7 +77,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=installed_backends(), default=None,
                         help="backend running the kernels, among the installed ones "
                              "(default: the context's, set_context(backend=...), else the "
-                             "device target's first: numpy on CPU)")
+                             "device target's of highest priority: onednn on CPU when "
+                             "installed, else numpy)")
     parser.add_argument("--seed", type=int_at_least(0), default=0,
                         help="seed of the data split, the initial weights and the shuffling "
                              "(default: %(default)s)")
@@ -95,8 +97,17 @@ def checkpoint_path(args: argparse.Namespace) -> Path:
 
 
 def checkpoint_path_problem(path: Path) -> str | None:
-    """Why the checkpoint cannot be written at ``path`` (None when it can)."""
+    """Why the checkpoint cannot be written at ``path`` (None when it can). The folder is
+    created and a file is written to it and removed, before any training: permission bits
+    say yes where the file system says no (``/proc`` as root)."""
     if path.is_dir():
         return f"{str(path)!r} is a folder; expected the checkpoint file's place to be free " \
                "or a file (remove the folder or choose another --output)"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".write-test-"):
+            pass
+    except OSError as error:
+        return (f"cannot write in {str(path.parent)!r} ({error.strerror or error}); expected "
+                "a folder the checkpoint can be written to")
     return None

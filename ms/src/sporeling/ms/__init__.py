@@ -23,6 +23,7 @@ from .context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_auto_parallel
                       get_context, reset_auto_parallel_context, set_auto_parallel_context,
                       set_context)
 from . import ops, nn, amp, dataset, train, communication  # noqa: E402
+from . import mint  # noqa: E402
 from .ops.functional_math.differential import grad, value_and_grad  # noqa: E402
 from .train import (CheckpointConfig, LossMonitor, Model, ModelCheckpoint,  # noqa: E402
                     TimeMonitor)
@@ -43,13 +44,27 @@ def jit_class(cls):
     return cls
 
 
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    """MindSpore 2.10's ``mindspore.tensor``: ``Tensor(input_data, dtype, shape=, init=)``
+    (``tensor([1, 2])`` is int64, ``tensor([1.5])`` float32). ``const_arg`` and ``device``
+    (``"CPU"``, ...) are accepted and change nothing: Sporeling has one host device."""
+    if device is not None and not isinstance(device, str):
+        raise TypeError(f"tensor: device must be a str such as 'CPU', got {type(device).__name__}")
+    if init is None and input_data is None and shape is not None:
+        return Tensor(shape=shape, dtype=dtype)
+    return Tensor(input_data, dtype, shape=shape if init is not None else None, init=init)
+
+
+from_numpy = Tensor.from_numpy
+
+
 def is_tensor(obj) -> bool:
     """True for a ``Tensor`` (Parameters included)."""
     return isinstance(obj, Tensor)
 
 
 __all__ = [
-    "Tensor", "Parameter", "ParameterTuple", "jit", "jit_class", "grad", "value_and_grad",
+    "Tensor", "tensor", "from_numpy", "Parameter", "ParameterTuple", "jit", "jit_class", "grad", "value_and_grad",
     "no_grad", "save_checkpoint", "load_checkpoint", "load_param_into_net",
     "ckpt_to_safetensors", "safetensors_to_ckpt", "set_seed",
     "get_seed", "set_context", "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "ParallelMode",
@@ -57,6 +72,6 @@ __all__ = [
     "context", "dtype", "mstype", "common", "is_tensor", "dtype_to_nptype", "dtype_to_pytype",
     "pytype_to_dtype", "bool_", "int8", "int16", "int32", "int64", "uint8", "float16",
     "float32", "float64", "bfloat16", "half", "single", "double", "float_", "int_",
-    "ops", "nn", "amp", "dataset", "train", "communication", "Model", "LossMonitor",
+    "ops", "nn", "mint", "amp", "dataset", "train", "communication", "Model", "LossMonitor",
     "ModelCheckpoint", "CheckpointConfig", "TimeMonitor", "__version__",
 ]

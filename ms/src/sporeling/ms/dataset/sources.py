@@ -3,7 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 import sporeling.data as _data
+
+from ..common.dtype import to_numpy
 
 from .pipeline import Dataset
 
@@ -20,7 +24,69 @@ def _source(name, factory):
                                    "__module__": __name__})
 
 
-GeneratorDataset = _source("GeneratorDataset", _data.GeneratorDataset)
+class GeneratorDataset(Dataset):
+    """MindSpore 2.10's ``GeneratorDataset(source, column_names=None, column_types=None,
+    schema=None, num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
+    num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None,
+    batch_sampler=None, collate_fn=None)`` over sporeling.data's.
+
+    ``shuffle=None`` shuffles a random-accessible source (``__getitem__`` and ``__len__``,
+    a list included) and reads an iterable or generator in order, as 2.10 does;
+    ``shuffle=False`` for the source's order. ``column_types`` (deprecated in 2.10) checks
+    each column's dtype, as 2.10 does (a mismatch raises; nothing is cast).
+    ``num_parallel_workers``, ``python_multiprocessing`` and ``max_rowsize`` are validated
+    and change nothing (the source is read in the main process; ``map`` has workers);
+    ``schema``, ``batch_sampler`` and ``collate_fn`` are not supported.
+
+    sporeling.data's documentation:
+
+    """
+
+    def __init__(self, source, column_names=None, column_types=None, schema=None,
+                 num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, python_multiprocessing=True,
+                 max_rowsize=None, batch_sampler=None, collate_fn=None):
+        for name, value in (("schema", schema), ("batch_sampler", batch_sampler),
+                            ("collate_fn", collate_fn)):
+            if value is not None:
+                raise NotImplementedError(f"GeneratorDataset: {name}= is not supported by "
+                                          f"the facade; give column_names (and batch())")
+        if num_parallel_workers is not None and (
+                isinstance(num_parallel_workers, bool)
+                or not isinstance(num_parallel_workers, int) or num_parallel_workers < 1):
+            raise ValueError(f"GeneratorDataset: num_parallel_workers must be a positive "
+                             f"int, got {num_parallel_workers!r}")
+        if not isinstance(python_multiprocessing, bool):
+            raise TypeError(f"GeneratorDataset: python_multiprocessing must be a bool, got "
+                            f"{type(python_multiprocessing).__name__}")
+        inner = _data.GeneratorDataset(source, column_names, num_samples=num_samples,
+                                       shuffle=shuffle, sampler=sampler,
+                                       num_shards=num_shards, shard_id=shard_id)
+        if column_types is not None:
+            names = inner.get_col_names()
+            if len(column_types) != len(names):
+                raise ValueError(f"GeneratorDataset: {len(column_types)} column_types for "
+                                 f"{len(names)} columns {names}")
+            for name, dtype in zip(names, column_types):
+                inner = inner.map(_TypeCheck(name, to_numpy(dtype)), input_columns=[name])
+        self._inner = inner
+
+
+class _TypeCheck:
+    """2.10's ``column_types``: the source's values must already have the dtype."""
+
+    def __init__(self, name, dtype):
+        self.name, self.dtype = name, dtype
+
+    def __call__(self, column):
+        column = np.asarray(column)
+        if column.dtype != self.dtype:
+            raise TypeError(f"GeneratorDataset: column {self.name!r} is {column.dtype}, "
+                            f"column_types says {self.dtype}")
+        return column
+
+
+GeneratorDataset.__doc__ += _data.GeneratorDataset.__doc__ or ""
 NumpySlicesDataset = _source("NumpySlicesDataset", _data.NumpySlicesDataset)
 Cifar10Dataset = _source("Cifar10Dataset", _data.Cifar10Dataset)
 ImageFolderDataset = _source("ImageFolderDataset", _data.ImageFolderDataset)

@@ -44,3 +44,5 @@ from .wrappers import __all__ as _wrappers
 __all__ = sorted({*_activation, *_basic, *_conv, *_embedding, *_image, *_loss, *_loss_margin,
                   *_lr, *_normalization, *_optim_adam, *_optim_misc, *_optimizer, *_padding, *_pooling,
                   *_rnn, *_transformer, *_unpooling, *_wrappers})
+
+from . import layer  # noqa: E402  MindSpore's mindspore.nn.layer module path

@@ -14,3 +14,5 @@ __all__ = [*_math_all, *_array_all, *_prim_all]
 from ..common import tensor_methods as _tensor_methods  # noqa: E402
 
 _tensor_methods.install()  # MindSpore's Tensor methods, over these functions
+
+from . import composite, functional, operations, primitive  # noqa: E402,F401  MindSpore's module paths

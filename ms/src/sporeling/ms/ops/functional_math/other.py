@@ -1,6 +1,6 @@
 """Type conversion and other functions of ``mindspore.ops`` (r2.3): ``is_tensor``,
 ``is_nonzero``, ``scalar_cast``, ``scalar_to_tensor``, ``tuple_to_array``, ``depend``,
-``stop_gradient``."""
+``stop_gradient``, ``cast``, ``dtype``."""
 from __future__ import annotations
 
 import numbers
@@ -12,7 +12,7 @@ import sporeling.expression as sx
 from ._util import SporelingError, Tensor, np_dtype, result, tensor
 
 __all__ = ["is_tensor", "is_nonzero", "scalar_cast", "scalar_to_tensor", "tuple_to_array",
-           "depend", "stop_gradient"]
+           "depend", "stop_gradient", "cast", "dtype"]
 
 
 def is_tensor(input):
@@ -72,3 +72,14 @@ def stop_gradient(value):
     if isinstance(value, (tuple, list)):
         return type(value)(stop_gradient(v) for v in value)
     return result(sx.stop_gradient(tensor(value)))
+
+
+def cast(input, dtype):
+    """``input`` converted to ``dtype`` (differentiable between float dtypes)."""
+    return tensor(input).astype(np_dtype(dtype))
+
+
+def dtype(input):
+    """The facade dtype object of ``input`` (``ops.dtype(x)`` prints ``Float32``)."""
+    from ...common.dtype import from_numpy
+    return from_numpy(tensor(input).dtype)

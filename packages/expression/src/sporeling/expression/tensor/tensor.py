@@ -71,6 +71,17 @@ def _as_array(data, dtype) -> np.ndarray:
     return array
 
 
+def _initialized(init, input_data, shape, dtype) -> np.ndarray:
+    """The values of ``Tensor(init=..., shape=..., dtype=...)``."""
+    if input_data is not None or shape is None:
+        raise SporelingError("Tensor(init=...) takes shape= and no input_data", op="Tensor",
+                             expected="Tensor(init=initializer, shape=..., dtype=...)",
+                             got=f"input_data={'given' if input_data is not None else None}, "
+                                 f"shape={shape!r}")
+    from ..nn.init import initializer
+    return initializer(init, shape, dtype if dtype is not None else dtypes.float32)._data
+
+
 def _traced(data) -> bool:
     """True for a value being traced into a graph (Graph mode): it has no data."""
     return getattr(data, "_interpreter", None) is not None and not isinstance(data, Tensor)
@@ -98,15 +109,21 @@ class Tensor(TensorOperators, TensorMethods, TensorIndexing):
 
     ``Tensor(input_data, dtype=None)``: ``input_data`` is a Python scalar, a (nested) list,
     a NumPy array or a Tensor; it is copied into the memory pool. With ``input_data=None``,
-    ``shape=`` gives a tensor of zeros.
+    ``shape=`` gives a tensor of zeros, and ``init=`` (an initializer of
+    :mod:`sporeling.expression.nn.init`, its name or a number) with ``shape=`` and ``dtype=``
+    (float32 if omitted) a tensor filled by it (MindSpore's lazy ``Tensor(init=...)``: the
+    values are drawn here; ``init_data()`` returns the tensor).
+    ``Tensor.from_numpy(array)`` shares the array's memory instead of copying it.
     """
 
     __slots__ = ("_data", "_node", "_index", "_tape", "__weakref__")
     _interpreter = None  # the PyNative interpreter; set by sporeling.expression.autograd
     __hash__ = object.__hash__  # tensors are keys by identity (parameters in dicts)
 
-    def __init__(self, input_data=None, dtype=None, *, shape=None):
-        if input_data is None:
+    def __init__(self, input_data=None, dtype=None, *, shape=None, init=None):
+        if init is not None:
+            array = _initialized(init, input_data, shape, dtype)
+        elif input_data is None:
             if shape is None:
                 raise SporelingError("a Tensor needs data or a shape", op="Tensor",
                                      expected="input_data, or shape= (zeros)", got="neither")
@@ -118,6 +135,28 @@ class Tensor(TensorOperators, TensorMethods, TensorIndexing):
         self._index = 0
 
     _persistent = False
+
+    @staticmethod
+    def from_numpy(array) -> "Tensor":
+        """A Tensor sharing ``array``'s memory (no copy; writes to either show in both).
+        A non-contiguous array is copied once to be made contiguous."""
+        array = np.ascontiguousarray(array)
+        if array.dtype not in dtypes.ALL_DTYPES:
+            raise DTypeError("unsupported dtype for a Tensor", op="Tensor.from_numpy",
+                             expected=f"one of {', '.join(map(str, dtypes.ALL_DTYPES))}",
+                             got=str(array.dtype))
+        return wrap(array)
+
+    @property
+    def has_init(self) -> bool:
+        """MindSpore's flag for a tensor whose ``init=`` values are not drawn yet: always
+        False here, since ``Tensor(init=...)`` draws them when it is made."""
+        return False
+
+    def init_data(self, slice_index=None, shape=None, opt_shard_group=None) -> "Tensor":
+        """MindSpore's lazy initialisation: the values of ``Tensor(init=...)`` were drawn
+        when it was made, so this returns the tensor itself (as MindSpore does)."""
+        return self
 
     # --- what it is -----------------------------------------------------------------
     @property

@@ -71,7 +71,7 @@ GRAPH_SAMPLE = ["add_alpha", "div_floor", "sum_dim", "mean_dim", "argmax_dim", "
                 "sort_desc", "topk", "gather", "masked_fill", "where", "clamp", "norm_dim",
                 "expand", "chunk", "index_select", "scatter", "bmm", "mT", "sigmoid",
                 "logsumexp", "unsqueeze", "squeeze_dim", "flatten_1", "split_sections",
-                "transpose", "matmul"]
+                "transpose", "matmul", "max_dim", "min_dim", "masked_scatter", "stride"]
 
 
 @pytest.mark.parametrize("name", GRAPH_SAMPLE)
@@ -93,7 +93,8 @@ INPLACE = {  # in-place call -> the out-of-place call it must equal
     "sigmoid_()": "sigmoid()", "tanh_()": "tanh()", "floor_()": "floor()",
     "scatter_(1, idx, y[:, :2])": "scatter(1, idx, y[:, :2])",
     "scatter_add_(1, idx, y[:, :2])": "scatter_add(1, idx, y[:, :2])",
-    "add_(y, alpha=2)": "add(y, alpha=2)", "sub_(1)": "sub(1)", "exp_()": "exp()",
+    "add_(y, alpha=2)": "add(y, alpha=2)", "masked_scatter_(b, y.reshape(-1))":
+    "masked_scatter(b, y.reshape(-1))", "sub_(1)": "sub(1)", "exp_()": "exp()",
     "addmm_(x, m)": None,
 }
 
@@ -109,6 +110,24 @@ def test_inplace_writes_the_out_of_place_result(call):
     assert out is target
     np.testing.assert_allclose(target.asnumpy(), want, rtol=1e-6)
     np.testing.assert_allclose(view, want, rtol=1e-6)  # written in place
+
+
+def test_index_add_in_place():
+    m = np.arange(9, dtype=np.float32).reshape(3, 3)
+    target = ms.Tensor(m.copy())
+    src = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], np.float32)
+    assert target.index_add_(0, ms.Tensor([2, 0], ms.int32), ms.Tensor(src), alpha=2) is target
+    m[2] += 2 * src[0]
+    m[0] += 2 * src[1]
+    np.testing.assert_array_equal(target.asnumpy(), m)
+
+
+def test_random_fills_in_place():
+    w = ms.Tensor(np.zeros((2000,), np.float32))
+    assert w.uniform_(-1.0, 2.0) is w
+    assert -1.0 <= float(w.min()) and float(w.max()) < 2.0 and abs(float(w.mean()) - 0.5) < 0.1
+    w.normal_(3.0, 0.5)
+    assert abs(float(w.mean()) - 3.0) < 0.05 and abs(float(w.std()) - 0.5) < 0.05
 
 
 def test_zero_fill_copy_keep_dtype_and_identity():

@@ -232,6 +232,51 @@ def _fill_diagonal(x, fill_value, wrap=False):
     return Tensor(data)
 
 
+def _index_add(x, dim, index, source, *, alpha=1):
+    """``x`` with ``alpha * source`` added at ``index`` along ``dim`` (``index_add_``'s
+    value)."""
+    ops = _ops()
+    return ops.index_add(x, index, source if alpha == 1 else ops.mul(source, alpha), dim)
+
+
+def _masked_scatter(x, mask, source):
+    """``x`` where ``mask`` is false; the next elements of ``source`` (in order) where it is
+    true."""
+    ops = _ops()
+    mask = ops.broadcast_to(mask, tuple(x.shape))
+    flat = _sops.reshape(mask, (-1,))
+    position = ops.cumsum(_sops.cast(flat, dtypes.int32), 0) - 1
+    position = ops.clamp(position, 0, None)
+    taken = ops.gather(_sops.reshape(source, (-1,)), position, 0)
+    return ops.where(mask, _sops.reshape(taken, tuple(x.shape)), x)
+
+
+def _strides(x):
+    """Elements to step per axis (a contiguous layout, as MindSpore's tensors are)."""
+    out, step = [], 1
+    for n in reversed(x.shape):
+        out.append(step)
+        step *= n
+    return out[::-1]
+
+
+def _sample(draw):
+    def method(x, *args, **kwargs):
+        return _write(x, draw(x, *args, **kwargs))
+    return method
+
+
+def _max_min(op, arg):
+    """``max(dim=..., keepdim=...)`` gives ``(values, indices)`` (2.10); without ``dim`` it is
+    Sporeling's ``max(axis=None, keepdims=False)`` (the values)."""
+    def method(x, *args, dim=None, keepdim=False, **kwargs):
+        if dim is None:
+            return getattr(x, op).__wrapped__(x, *args, **kwargs)
+        return getattr(_sops, op)(x, dim, keepdim), getattr(_sops, arg)(x, dim, keepdim)
+    method.__doc__ = _max_min.__doc__.replace("max", op)
+    return method
+
+
 def _add(x, other, *, alpha=1):
     ops = _ops()
     return ops.add(x, other if alpha == 1 else ops.mul(other, alpha))
@@ -270,13 +315,17 @@ def _take(x, indices, axis=None, mode="clip"):
 
 
 ADAPTED = {
+    "max": _max_min("max", "argmax"),
+    "min": _max_min("min", "argmin"),
+    "top_k": lambda x, k, sorted=True: _ops().topk(x, k, -1, True, sorted),  # noqa: A006
+    "fills": lambda x, value: _ops().full_like(x, value),
+    "masked_scatter": _masked_scatter,
     "round": lambda x, decimals=0: _ops().round(x, decimals=decimals),
     "argmax_with_value": _argmax_with_value,
     "argmin_with_value": _argmin_with_value,
     "fill_diagonal": _fill_diagonal,
     "soft_shrink": lambda x, lambd=0.5: _ops().softshrink(x, lambd),
-    "stride": lambda x, dim=None: (tuple(s // x.itemsize for s in x.asnumpy().strides)
-                                   if dim is None else x.asnumpy().strides[dim] // x.itemsize),
+    "stride": lambda x, dim=None: _strides(x) if dim is None else _strides(x)[dim],
     "storage_offset": lambda x: 0,
     "new_empty": _new(0),
     "add": _add,
@@ -327,10 +376,11 @@ ADAPTED = {
 }
 
 # ADAPTED methods that read the data (NumPy): PyNative only, like eager-only functions.
-EAGER_ONLY = {"unique", "fill_diagonal", "stride"}
+EAGER_ONLY = {"unique", "fill_diagonal"}
 
 # Sporeling's own methods that the ADAPTED one extends (its calls keep their meaning).
-SUPERSETS = {"view", "transpose"}  # view(dtype); transpose(dim0, dim1) of a 3-d+ tensor
+SUPERSETS = {"view", "transpose", "max", "min"}  # view(dtype); transpose(dim0, dim1) of a
+# 3-d+ tensor; max/min(dim=...) -> (values, indices)
 
 # --- properties ---------------------------------------------------------------------------
 def _last_two_swapped(x):
@@ -339,6 +389,7 @@ def _last_two_swapped(x):
 
 PROPERTIES = {  # (a 0-d or 1-d tensor is returned as is, conjugated for H/mH)
     "mT": _last_two_swapped,
+    "strides": lambda x: tuple(n * x.itemsize for n in _strides(x)),
     "mH": lambda x: _last_two_swapped(_ops().conj(x)),
     "H": lambda x: _last_two_swapped(_ops().conj(x)),
 }
@@ -380,13 +431,23 @@ def _copy(x, src, non_blocking=False):
 
 
 INPLACE_ADAPTED = {
+    "index_add_": lambda x, *a, **k: _write(x, _index_add(x, *a, **k)),
+    "masked_scatter_": lambda x, *a, **k: _write(x, _masked_scatter(x, *a, **k)),
+    "uniform_": _sample(lambda x, from_=0.0, to=1.0, generator=None: _ops().uniform(
+        tuple(x.shape), Tensor(float(from_)), Tensor(float(to)))),
+    "normal_": _sample(lambda x, mean=0.0, std=1.0, *, generator=None: _ops().normal(
+        tuple(x.shape), Tensor(float(mean)), Tensor(float(std)))),
+    "max": _max_min("max", "argmax"),
+    "min": _max_min("min", "argmin"),
+    "top_k": lambda x, k, sorted=True: _ops().topk(x, k, -1, True, sorted),  # noqa: A006
+    "fills": lambda x, value: _ops().full_like(x, value),
+    "masked_scatter": _masked_scatter,
     "round": lambda x, decimals=0: _ops().round(x, decimals=decimals),
     "argmax_with_value": _argmax_with_value,
     "argmin_with_value": _argmin_with_value,
     "fill_diagonal": _fill_diagonal,
     "soft_shrink": lambda x, lambd=0.5: _ops().softshrink(x, lambd),
-    "stride": lambda x, dim=None: (tuple(s // x.itemsize for s in x.asnumpy().strides)
-                                   if dim is None else x.asnumpy().strides[dim] // x.itemsize),
+    "stride": lambda x, dim=None: _strides(x) if dim is None else _strides(x)[dim],
     "storage_offset": lambda x: 0,
     "new_empty": _new(0),
     "zero_": _zero,

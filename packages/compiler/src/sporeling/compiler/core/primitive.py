@@ -54,17 +54,22 @@ class Primitive:
       (its kernel computes elementwise with broadcasting and writes ``out=``).
     * ``amp``: its mixed-precision class, one of :data:`AMP_CLASSES` or None (no class:
       each AMP level's default applies).
+    * ``nondeterministic``: two applications to equal operands may differ (random draws):
+      common-subexpression elimination never merges them and constant folding never folds
+      them.
 
     What a kernel does with memory (writes ``out=``, works in place, returns a view) is
     the backend's to say, where the kernel is registered.
     """
 
     __slots__ = ("name", "multiple_results", "differentiable", "abstract_eval", "doc", "impl",
-                 "module", "elementwise", "fusible", "amp", "batching", "sharding", "backward")
+                 "module", "elementwise", "fusible", "amp", "nondeterministic", "batching",
+                 "sharding", "backward")
 
     def __init__(self, name: str, *, multiple_results: bool = False,
                  differentiable: bool = True, doc: str = "", elementwise: bool = False,
-                 fusible: bool = False, amp: str | None = None):
+                 fusible: bool = False, amp: str | None = None,
+                 nondeterministic: bool = False):
         if amp is not None and amp not in AMP_CLASSES:
             raise SporelingError(f"primitive {name!r}: unknown AMP class", op=name,
                                  expected="one of " + ", ".join(AMP_CLASSES) + " or None",
@@ -79,6 +84,7 @@ class Primitive:
         self.abstract_eval: Callable[..., Aval | tuple[Aval, ...]] | None = None
         self.doc = doc
         self.elementwise, self.fusible, self.amp = bool(elementwise), bool(fusible), amp
+        self.nondeterministic = bool(nondeterministic)
         # a Python implementation the eager interpreter runs instead of a backend kernel
         # (control flow: it evaluates sub-graphs, which no runtime kernel knows)
         self.impl: Callable | None = None

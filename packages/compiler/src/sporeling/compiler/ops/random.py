@@ -6,7 +6,7 @@ pure function of its operands and parameters. The seed comes from :func:`draw_se
 binds the ``rng_seed`` primitive (no operands; its kernel draws the next integer of the
 ``"ops"`` stream) to the innermost active trace, so a compiled graph holds an ``rng_seed``
 equation that runs -- draws afresh -- on every execution; eagerly it draws at once. Passes
-never fold or merge ``rng_seed`` (it is in :data:`~sporeling.compiler.passes.NONDETERMINISTIC`).
+never fold or merge ``rng_seed`` (it is declared ``nondeterministic``).
 
 Reproducibility: after ``set_seed(s)`` a program draws the same sequence of seeds, eager or
 compiled. A compiled graph draws one seed per random op of its trace, in trace order -- the
@@ -39,10 +39,14 @@ from ._util import as_operand, is_array
 __all__ = ["uniform", "normal", "bernoulli", "randint", "permutation", "draw_seed",
            "seed_operand", "check_seed"]
 
-rng_seed_p = Primitive("rng_seed", doc="the next int64 seed of the 'ops' random stream")
-uniform_p, normal_p, randint_p, permutation_p = (  # draws: never recast by AMP
-    Primitive(n, amp="never") for n in ("uniform", "normal", "randint", "permutation"))
-bernoulli_p = Primitive("bernoulli", amp="never")
+# draws: never merged or folded (a graph keeps exactly the draws its code made; rng_seed has
+# no operands, so two of them look equal), never recast by AMP
+rng_seed_p = Primitive("rng_seed", doc="the next int64 seed of the 'ops' random stream",
+                       nondeterministic=True)
+uniform_p, normal_p, randint_p, permutation_p = (
+    Primitive(n, amp="never", nondeterministic=True)
+    for n in ("uniform", "normal", "randint", "permutation"))
+bernoulli_p = Primitive("bernoulli", amp="never", nondeterministic=True)
 def_nondifferentiable(rng_seed_p, uniform_p, normal_p, randint_p, permutation_p, bernoulli_p)
 rng_seed_p.def_abstract_eval(lambda: Aval((), dtypes.int64))
 FRESH.add(rng_seed_p.name)

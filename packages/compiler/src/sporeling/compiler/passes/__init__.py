@@ -20,7 +20,7 @@ by :func:`rewrite_pass`.
 """
 from .base import LEVELS, STAGES, Pass, PassContext, PassRegistry
 from .builtin import BUILTIN_PASSES
-from .cse import NONDETERMINISTIC, is_nondeterministic
+from .cse import is_nondeterministic
 from .freeze import freeze_inputs
 from .fused import expand, fused_call, fused_elementwise_p
 from .manager import DUMP_ENV, optimize, registered_passes
@@ -28,6 +28,6 @@ from .recompute import values_live_across
 from .rewrite import Rewriter, map_subgraphs, rewrite, rewrite_pass
 
 __all__ = ["LEVELS", "STAGES", "Pass", "PassContext", "PassRegistry", "BUILTIN_PASSES",
-           "NONDETERMINISTIC", "is_nondeterministic", "freeze_inputs", "expand", "fused_call",
+           "is_nondeterministic", "freeze_inputs", "expand", "fused_call",
            "fused_elementwise_p", "DUMP_ENV", "optimize", "registered_passes",
            "values_live_across", "Rewriter", "map_subgraphs", "rewrite", "rewrite_pass"]

@@ -16,22 +16,16 @@ from ..ir import Const, Equation, Graph
 from .base import Pass, PassContext
 from .rewrite import Rewriter, rewrite
 
-__all__ = ["NONDETERMINISTIC", "is_nondeterministic", "eliminate_common_subexpressions",
-           "CSE", "const_key"]
-
-NONDETERMINISTIC = frozenset({"rng_seed", "uniform", "normal", "randint", "permutation",
-                              "bernoulli", "dropout"})
-"""Primitives never merged or folded; a plugin's primitive may instead carry a true
-``nondeterministic`` attribute. ``rng_seed`` is the one truly fresh each time (no operands:
-two equations look equal); the samplers are pure in their seed operand but stay listed, so
-a graph keeps exactly the draws its code made."""
+__all__ = ["is_nondeterministic", "eliminate_common_subexpressions", "CSE", "const_key"]
 
 _SMALL = 64  # Consts up to this many elements compare by value, larger ones by identity
 
 
 def is_nondeterministic(prim: Primitive) -> bool:
-    """Whether two applications of ``prim`` may differ (random draws)."""
-    return prim.name in NONDETERMINISTIC or bool(getattr(prim, "nondeterministic", False))
+    """Whether two applications of ``prim`` may differ (random draws): the primitive's
+    ``nondeterministic`` trait, declared where it is defined (``Primitive(...,
+    nondeterministic=True)``), by the core and by plugins alike."""
+    return prim.nondeterministic
 
 
 def const_key(c: Const):

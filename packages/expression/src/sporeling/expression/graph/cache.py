@@ -53,7 +53,7 @@ class _Entry:
         graph = executable.graph
         self.copied = aliased_param_inputs(
             graph, len(graph.outputs) - len(traced.effect_params),
-            range(n_args, n_args + len(params)), written)
+            range(n_args, n_args + len(params)), written, executable.program.program.backend)
 
     def valid(self) -> bool:
         for p, (shape, dtype) in zip(self.traced.params, self.param_avals):

@@ -4,28 +4,29 @@ A compiled graph writes each updated Parameter in place with ``assign`` (see
 :mod:`.tracing`), as its last equations. An ordinary output that *is* the Parameter's old
 buffer -- ``return w`` before the update, or ``w * 1.0`` once the simplifier has removed
 the multiplication, or a view of it -- would be overwritten by that write. Such Parameters
-are found once per compiled graph, from the optimised graph and how each kernel treats
-memory (``sporeling.compiler.lowering.tables``: kernels not declared to write fresh memory
-may alias their inputs), and fed as read-only copies: ``assign`` then returns the new value
+are found once per compiled graph, from the optimised graph and how each kernel of the
+backend the graph was lowered for treats memory (``backend.kernel_memory``: kernels not
+declared to write fresh memory may alias their inputs), and fed as read-only copies: ``assign`` then returns the new value
 without writing, the outputs keep the old one, and the run copies the new value into the
 Parameter's own buffer.
 """
 from __future__ import annotations
 
 from sporeling.compiler.ir import Var
-from sporeling.compiler.lowering.tables import FRESH, WRITES_OUT
 
 __all__ = ["aliased_param_inputs"]
 
 
-def aliased_param_inputs(graph, n_outputs: int, param_slots: range, written: set) -> list:
+def aliased_param_inputs(graph, n_outputs: int, param_slots: range, written: set,
+                         backend) -> list:
     """Input positions (among ``param_slots``, restricted to ``written``: those assigned)
-    that one of the first ``n_outputs`` outputs of ``graph`` may share memory with."""
+    that one of the first ``n_outputs`` outputs of ``graph`` may share memory with, when
+    ``backend``'s kernels run it."""
     alias = {v: {i} for i, v in enumerate(graph.inputs) if i in param_slots and i in written}
     if not alias:
         return []
     for eq in graph.equations:
-        if eq.prim.name in WRITES_OUT or eq.prim.name in FRESH:
+        if backend.kernel_memory(eq.prim.name).kind in ("out", "fresh"):
             continue  # their results are fresh memory
         sources = set()
         for v in eq.inputs:

@@ -1,0 +1,153 @@
+"""``ms.mint``, ``mint.nn``, ``mint.nn.functional``, ``mint.optim`` against recorded outputs
+(ms/tests/data/mint_2_10.npz, written by data/mint_record.py: real MindSpore 2.10's mint where
+its CPU build has the kernel, PyTorch's otherwise), plus the random ones by their properties."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sporeling.ms as ms
+from sporeling.ms import mint
+
+DATA = Path(__file__).parent / "data"
+sys.path.insert(0, str(DATA))
+import mint_cases as C  # noqa: E402
+
+EXPECTED = dict(np.load(DATA / "mint_2_10.npz"))
+SOURCE = dict(zip(EXPECTED.pop("source_keys").tolist(), EXPECTED.pop("source").tolist()))
+B = C.MindSporeBackend(ms)
+RUNS = dict(C.all_runs(B))
+F = mint.nn.functional
+
+
+def _compare(key, got, tol):
+    if f"{key}#len" in EXPECTED:
+        assert isinstance(got, list) and len(got) == int(EXPECTED[f"{key}#len"]), key
+        for i, g in enumerate(got):
+            _compare(f"{key}/{i}", g, tol)
+        return
+    want = EXPECTED[key]
+    got = np.asarray(got)
+    assert got.shape == want.shape, (key, got.shape, want.shape)
+    if want.dtype == bool or np.issubdtype(want.dtype, np.integer):
+        assert got.dtype.kind == want.dtype.kind or got.dtype == want.dtype, \
+            (key, got.dtype, want.dtype)
+        np.testing.assert_array_equal(got, want, err_msg=key)
+    else:
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True, err_msg=key)
+
+
+@pytest.mark.parametrize("key", sorted(RUNS))
+def test_mint_matches_recorded(key):
+    tol = 1e-4 if key.startswith(("grad.", "optim.")) else 2e-5
+    _compare(key, RUNS[key](), tol)
+
+
+def test_record_covers_every_case():
+    assert set(SOURCE) == set(RUNS)
+    assert sum(v == "mindspore" for v in SOURCE.values()) > 150
+
+
+def test_names_resolve_and_are_listed():
+    for module in (mint, mint.nn, F, mint.optim):
+        for name in module.__all__:
+            assert callable(getattr(module, name)), name
+
+
+def test_random_creation():
+    ms.set_seed(3)
+    assert mint.rand(2, 3).shape == (2, 3) and mint.randn((4,)).shape == (4,)
+    r = mint.rand(1000).asnumpy()
+    assert 0 <= r.min() and r.max() < 1
+    i = mint.randint(3, 7, (500,))
+    assert i.dtype == ms.int64 and set(np.unique(i.asnumpy())) == {3, 4, 5, 6}
+    assert set(np.unique(mint.randint(2, (100,)).asnumpy())) == {0, 1}
+    assert sorted(mint.randperm(6).asnumpy().tolist()) == list(range(6))
+    x = ms.Tensor(np.zeros((2, 3), np.float32))
+    assert mint.rand_like(x).shape == (2, 3) and mint.randn_like(x).dtype == ms.float32
+    assert mint.randint_like(x, 5).shape == (2, 3)
+    assert mint.empty(2, 3).shape == (2, 3) and mint.empty_like(x).shape == (2, 3)
+    b = mint.bernoulli(ms.Tensor(np.full(2000, 0.3, np.float32))).asnumpy()
+    assert set(np.unique(b)) <= {0.0, 1.0} and 0.25 < b.mean() < 0.35
+    n = mint.normal(2.0, 0.5, size=(4000,)).asnumpy()
+    assert abs(n.mean() - 2.0) < 0.05 and abs(n.std() - 0.5) < 0.05
+    m = mint.multinomial(ms.Tensor(np.array([0.0, 1.0, 0.0], np.float32)), 2,
+                         replacement=True)
+    assert m.asnumpy().tolist() == [1, 1]
+    with pytest.raises(TypeError):
+        mint.rand(2, generator=object())
+
+
+def test_dropout_training():
+    ms.set_seed(1)
+    x = ms.Tensor(np.ones((100, 100), np.float32))
+    y = F.dropout(x, 0.2).asnumpy()
+    assert set(np.unique(y).round(4)) <= {0.0, 1.25} and 0.15 < (y == 0).mean() < 0.25
+    layer = mint.nn.Dropout(0.5)
+    layer.set_train(True)
+    assert 0.4 < (layer(x).asnumpy() == 0).mean() < 0.6
+    layer.set_train(False)
+    np.testing.assert_array_equal(layer(x).asnumpy(), x.asnumpy())
+    with pytest.raises(ValueError):
+        F.relu(x, inplace=True)
+
+
+def test_layers_torch_conventions():
+    lin = mint.nn.Linear(4, 5)
+    assert tuple(lin.weight.shape) == (5, 4) and lin.bias is not None
+    assert mint.nn.Linear(4, 5, bias=False).bias is None
+    conv = mint.nn.Conv2d(3, 4, 3)
+    assert tuple(conv.weight.shape) == (4, 3, 3, 3) and conv.bias is not None
+    x = ms.Tensor(np.random.default_rng(0).standard_normal((1, 3, 5, 5)).astype(np.float32))
+    assert conv(x).shape == (1, 4, 3, 3)  # padding=0 by default (MindSpore's nn: 'same')
+    refl = mint.nn.Conv2d(3, 4, 3, padding=1, padding_mode="reflect", bias=False)
+    w = refl.weight.asnumpy()
+    want = F.conv2d(F.pad(x, (1, 1, 1, 1), mode="reflect"), ms.Tensor(w)).asnumpy()
+    np.testing.assert_allclose(refl(x).asnumpy(), want, rtol=1e-5, atol=1e-5)
+    emb = mint.nn.Embedding(5, 3, padding_idx=2)
+    assert np.all(emb.weight.asnumpy()[2] == 0)
+    ln = mint.nn.LayerNorm(4, elementwise_affine=False)
+    assert ln.weight is None and len(list(ln.get_parameters())) == 0
+
+
+def test_optimizer_decay_reaches_every_parameter_and_groups():
+    gamma = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="ln.gamma")
+    opt = mint.optim.SGD([gamma], lr=0.1, weight_decay=0.5)
+    opt((ms.Tensor(np.zeros(2, np.float32)),))
+    np.testing.assert_allclose(gamma.asnumpy(), [0.95, 0.95], rtol=1e-6)
+    a = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="a")
+    b = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="b")
+    opt = mint.optim.SGD([{"params": [a]}, {"params": [b], "lr": 1.0}], lr=0.1)
+    g = ms.Tensor(np.ones(2, np.float32))
+    opt((g, g))
+    np.testing.assert_allclose(a.asnumpy(), [0.9, 0.9], rtol=1e-6)
+    np.testing.assert_allclose(b.asnumpy(), [0.0, 0.0], atol=1e-7)
+
+
+def test_training_step_with_mint():
+    rng = np.random.default_rng(0)
+    x = ms.Tensor(rng.standard_normal((16, 4)).astype(np.float32))
+    y = ms.Tensor((rng.standard_normal(16) > 0).astype(np.int64))
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.fc1, self.act, self.fc2 = mint.nn.Linear(4, 8), mint.nn.ReLU(), \
+                mint.nn.Linear(8, 2)
+
+        def construct(self, x):
+            return self.fc2(self.act(self.fc1(x)))
+
+    net = Net()
+    opt = mint.optim.AdamW(net.trainable_params(), lr=0.05)
+    loss_fn = lambda x, y: F.cross_entropy(net(x), y)  # noqa: E731
+    step = ms.value_and_grad(loss_fn, None, opt.parameters)
+    first = None
+    for _ in range(30):
+        loss, grads = step(x, y)
+        opt(grads)
+        first = float(loss) if first is None else first
+    assert float(loss) < first * 0.7

@@ -36,7 +36,8 @@ def burgers(n_collocation: int = 10000, n_boundary: int = 100, n_initial: int = 
             layers=None, mode: str = "graph", seed: int = 0, sampler: str = "lhs",
             grid=(256, 100)) -> Problem:
     """u_t + u u_x = (0.01/pi) u_xx on [-1, 1] x [0, 1], u(x, 0) = -sin(pi x),
-    u(+-1, t) = 0; measured on Raissi's 256 x 100 grid against the Cole–Hopf solution."""
+    u(+-1, t) = 0; measured on a 256 x 100 grid (Raissi's size, t to 1.0 where theirs stops
+    at 0.99) against the Cole–Hopf solution."""
     domain = TimeDomain(Interval(-1.0, 1.0), 0.0, 1.0)
     lo, hi = domain.bbox()
     net = MLP(layers or BURGERS_LAYERS, lower=lo, upper=hi, seed=seed)

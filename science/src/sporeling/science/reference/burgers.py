@@ -59,8 +59,8 @@ def _hermite(nodes: int):
 
 
 def burgers_grid(nx: int = 256, nt: int = 100, nu: float = NU):
-    """Raissi et al.'s evaluation grid: ``x`` (nx points in [-1, 1]), ``t`` (nt in [0, 1])
-    and ``u`` of shape ``(nt, nx)``."""
+    """An evaluation grid of Raissi et al.'s size: ``x`` (nx points in [-1, 1]), ``t`` (nt
+    in [0, 1]; their 100 times stop at 0.99, these at 1.0) and ``u`` of shape ``(nt, nx)``."""
     if nx < 2 or nt < 2:
         raise ShapeError("a grid needs at least two points per axis", op="burgers_grid",
                          expected="nx >= 2 and nt >= 2", got=f"nx={nx}, nt={nt}")

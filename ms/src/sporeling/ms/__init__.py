@@ -11,9 +11,10 @@ facade adapts names and signatures only.
 from importlib.metadata import PackageNotFoundError, version as _version
 
 from sporeling.core import get_seed, set_seed
-from sporeling.expression import Parameter, ParameterTuple, Tensor, jit, no_grad
+from sporeling.expression import Parameter, ParameterTuple, Tensor, no_grad
 
 from . import common
+from .common.api import jit
 from .common import dtype
 from .common.dtype import (bfloat16, bool_, double, dtype_to_nptype, dtype_to_pytype,
                            float16, float32, float64, float_, half, int8, int16, int32, int64,

@@ -4,11 +4,11 @@
 Parameter``) and ``eager_only`` for the facade's own modules."""
 from sporeling.core import set_seed
 
-from . import dtype, initializer, parameter, tensor
+from . import api, dtype, initializer, parameter, tensor
 from .dtype import to_numpy
 from .eager import EagerOnlyError, eager_only
 from .parameter import Parameter, ParameterTuple
 from .tensor import Tensor
 
-__all__ = ["dtype", "initializer", "parameter", "tensor", "Tensor", "Parameter",
+__all__ = ["api", "dtype", "initializer", "parameter", "tensor", "Tensor", "Parameter",
            "ParameterTuple", "set_seed", "to_numpy", "eager_only", "EagerOnlyError"]

@@ -60,6 +60,7 @@ class Cell:
     """
 
     _has_bprop = False
+    _hooked = False  # True once a hook is registered on the instance (see _hooks.py)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -252,6 +253,9 @@ class Cell:
         if _graph_mode() or _in_trace():
             from ..graph.cell_call import graph_call
             return graph_call(self, args, kwargs)
+        if self._hooked:
+            from ._hooks import call_hooked
+            return call_hooked(self, args, kwargs)
         if self._cast_dtype is not None:
             from ._calling import call_cast
             return call_cast(self, args, kwargs)
@@ -274,6 +278,36 @@ class Cell:
             from ._calling import call_bprop
             return call_bprop(self, args, kwargs)
         return self.construct(*args, **kwargs)
+
+    # ---- hooks (PyNative; see _hooks.py) ------------------------------------------------
+
+    def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
+        """``hook_fn(cell, args)`` before ``construct`` (``(cell, args, kwargs)`` with
+        ``with_kwargs``); a non-None result replaces the arguments. Returns a handle whose
+        ``remove()`` unregisters it. PyNative only."""
+        from ._hooks import register
+        return register(self, "forward_pre", hook_fn, prepend, with_kwargs=with_kwargs)
+
+    def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False,
+                              always_call=False):
+        """``hook_fn(cell, args, output)`` after ``construct`` (``(cell, args, kwargs,
+        output)`` with ``with_kwargs``); a non-None result replaces the output. Returns a
+        handle (``remove()``). PyNative only; ``always_call`` is accepted."""
+        from ._hooks import register
+        return register(self, "forward", hook_fn, prepend, with_kwargs=with_kwargs,
+                        always_call=always_call)
+
+    def register_backward_pre_hook(self, hook_fn):
+        """``hook_fn(cell, grad_output)`` in the backward pass, before the cell's own
+        backward; a non-None result replaces ``grad_output``. Returns a handle."""
+        from ._hooks import register
+        return register(self, "backward_pre", hook_fn)
+
+    def register_backward_hook(self, hook_fn):
+        """``hook_fn(cell, grad_input, grad_output)`` once the gradients of the cell's Tensor
+        inputs are known; a non-None result replaces ``grad_input``. Returns a handle."""
+        from ._hooks import register
+        return register(self, "backward", hook_fn)
 
     def compile_cache_info(self) -> dict:
         """Graph mode: ``{"compile_count", "entries", "compile_seconds"}`` of this Cell's

@@ -1,0 +1,51 @@
+"""``ms.common.api``: MindSpore 2.10's ``jit`` signature over Sporeling's ``jit``.
+
+``ms.jit(fn, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False,
+backend="", **options)``, also ``@ms.jit(jit_level="O1")`` as a decorator factory. The
+keywords are validated as 2.10 validates them and change nothing: Sporeling compiles every
+``capture_mode`` with its one tracer, runs one pass pipeline (``jit_level``), compiles per
+input signature and caches each graph (``dynamic``), has one backend and one syntax level
+(``fullgraph``)."""
+from __future__ import annotations
+
+from sporeling.expression import jit as _sx_jit
+
+__all__ = ["jit"]
+
+_CAPTURE_MODES = ("ast", "bytecode", "trace")
+_JIT_LEVELS = ("O0", "O1")
+_BACKENDS = ("", "ms_backend", "GE")
+
+
+def _check(capture_mode, jit_level, dynamic, fullgraph, backend):
+    if not isinstance(capture_mode, str) or capture_mode not in _CAPTURE_MODES:
+        raise ValueError(f"For 'jit', the 'capture_mode' must be str and must be in "
+                         f"'{list(_CAPTURE_MODES)}', but got '{capture_mode}'.")
+    if not isinstance(jit_level, str) or jit_level not in _JIT_LEVELS:
+        raise ValueError(f"For 'jit', the 'jit_level' must be str and must be in "
+                         f"'{list(_JIT_LEVELS)}', but got '{jit_level}'.")
+    if isinstance(dynamic, bool) or not isinstance(dynamic, int):
+        raise TypeError(f"For 'jit', the 'dynamic' must be an int, but got "
+                        f"{type(dynamic).__name__}.")
+    if dynamic not in (0, 1):
+        raise ValueError(f"For 'jit', the 'dynamic' must be in range of [0, 1], but got "
+                         f"{dynamic} with type 'int'.")
+    if not isinstance(fullgraph, bool):
+        raise TypeError(f"For 'jit', the 'fullgraph' must be a bool, but got "
+                        f"{type(fullgraph).__name__}.")
+    if not isinstance(backend, str) or backend not in _BACKENDS:
+        raise ValueError(f"For 'jit', the 'backend' must be one of {list(_BACKENDS)}, "
+                         f"but got {backend!r}.")
+
+
+def jit(function=None, *, capture_mode: str = "ast", jit_level: str = "O0", dynamic: int = 0,
+        fullgraph: bool = False, backend: str = "", **options):
+    """Compile ``function`` (a function, a method, a Cell's ``construct``) on its first call
+    per input signature, as ``sporeling.expression.jit``; the keywords are MindSpore 2.10's,
+    validated, and change nothing (see the module doc). ``options`` (``exec_order``,
+    ``infer_boost``, the deprecated ``mode``/``input_signature``/``jit_config``, ...) are
+    accepted and ignored."""
+    _check(capture_mode, jit_level, dynamic, fullgraph, backend)
+    if function is None:
+        return lambda fn: _sx_jit(fn)
+    return _sx_jit(function)

@@ -152,6 +152,19 @@ def _transpose(x, *axes):
     return x.transpose.__wrapped__(x, *axes)
 
 
+def _squeeze(x, *axis, dim=None):
+    """``squeeze(*axis)`` / ``squeeze(dim=...)``: an axis whose size is not 1 is left as is
+    (2.10); none given: every size-1 axis removed."""
+    axes = axis if dim is None else (dim,)
+    if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+        axes = tuple(axes[0])
+    original = Tensor.squeeze.__wrapped__
+    if not axes or axes == (None,):
+        return original(x)
+    keep = tuple(a % x.ndim for a in axes if x.shape[a] == 1)
+    return original(x, keep) if keep else x
+
+
 def _view(x, *shape):
     """``view(*shape)``; ``view(dtype)`` reinterprets the bytes (NumPy's ``view``)."""
     if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int)):
@@ -346,6 +359,7 @@ ADAPTED = {
         else shape),
     "view": _view,
     "transpose": _transpose,
+    "squeeze": _squeeze,
     "view_as": lambda x, other: x.reshape(tuple(other.shape)),
     "reshape_as": lambda x, other: x.reshape(tuple(other.shape)),
     "type_as": lambda x, other: _sops.cast(x, other.dtype),
@@ -379,8 +393,8 @@ ADAPTED = {
 EAGER_ONLY = {"unique", "fill_diagonal"}
 
 # Sporeling's own methods that the ADAPTED one extends (its calls keep their meaning).
-SUPERSETS = {"view", "transpose", "max", "min"}  # view(dtype); transpose(dim0, dim1) of a
-# 3-d+ tensor; max/min(dim=...) -> (values, indices)
+SUPERSETS = {"view", "transpose", "max", "min", "squeeze"}  # view(dtype); transpose(dim0, dim1) of a
+# 3-d+ tensor; max/min(dim=...) -> (values, indices); squeeze of a size>1 axis: as is
 
 # --- properties ---------------------------------------------------------------------------
 def _last_two_swapped(x):
@@ -458,9 +472,9 @@ INPLACE_ADAPTED = {
 # --- Sporeling's methods given MindSpore's dim/keepdim keywords ---------------------------
 EXTENDED = {
     # method: {MindSpore keyword: Sporeling keyword}
-    "sum": {"dim": "axis", "keepdim": "keepdims"},
-    "mean": {"dim": "axis", "keepdim": "keepdims"},
-    "prod": {"dim": "axis", "keepdim": "keepdims"},
+    "sum": {"dim": "axis", "keepdim": "keepdims", "dtype": "dtype"},
+    "mean": {"dim": "axis", "keepdim": "keepdims", "dtype": "dtype"},
+    "prod": {"dim": "axis", "keepdim": "keepdims", "dtype": "dtype"},
     "argmax": {"dim": "axis", "keepdim": "keepdims"},
     "argmin": {"dim": "axis", "keepdim": "keepdims"},
     "all": {"dim": "axis", "keepdim": "keepdims", "keep_dims": "keepdims"},
@@ -468,7 +482,6 @@ EXTENDED = {
     "std": {"dim": "axis", "keepdim": "keepdims"},
     "var": {"dim": "axis", "keepdim": "keepdims"},
     "norm": {"p": "ord", "dim": "axis", "keepdim": "keepdims"},
-    "squeeze": {"dim": "axis"},
     "unsqueeze": {"dim": "axis"},
     "expand_dims": {"dim": "axis"},
 }
@@ -515,9 +528,13 @@ def _inplace(name, fn):
 
 def _extended(name, original, renames):
     def method(self, *args, **kwargs):
+        if "dtype" in renames and kwargs.get("dtype") is not None:  # cast, then reduce
+            self = _sops.cast(self, to_numpy(kwargs.pop("dtype")))
+        kwargs.pop("dtype", None)
         return original(self, *args, **{renames.get(k, k): v for k, v in kwargs.items()})
     method.__doc__ = (original.__doc__ or "") + \
-        f" Also MindSpore's keywords: {', '.join(sorted(renames))}."
+        f" Also MindSpore's keywords: {', '.join(sorted(renames))}" + \
+        (" (the tensor is cast to dtype first)." if "dtype" in renames else ".")
     method.__wrapped__ = original
     return method
 

@@ -91,8 +91,41 @@ def test_dropout_training():
     assert 0.4 < (layer(x).asnumpy() == 0).mean() < 0.6
     layer.set_train(False)
     np.testing.assert_array_equal(layer(x).asnumpy(), x.asnumpy())
-    with pytest.raises(ValueError):
-        F.relu(x, inplace=True)
+    z = ms.Tensor(np.array([-1.0, 2.0], np.float32))
+    assert F.dropout(z, 0.0, inplace=True) is z
+
+
+def test_inplace_forms_write_the_input():
+    x = ms.Tensor(np.array([-1.0, 0.5, 2.0], np.float32))
+    assert F.relu_(x) is x
+    np.testing.assert_array_equal(x.asnumpy(), [0.0, 0.5, 2.0])
+    y = ms.Tensor(np.array([-1.0, 3.0], np.float32))
+    F.hardtanh(y, inplace=True)
+    np.testing.assert_array_equal(y.asnumpy(), [-1.0, 1.0])
+    layer = mint.nn.ReLU6(inplace=True)
+    w = ms.Tensor(np.array([-1.0, 7.0], np.float32))
+    layer(w)
+    np.testing.assert_array_equal(w.asnumpy(), [0.0, 6.0])
+    a = ms.Tensor(np.ones((2, 2), np.float32))
+    v = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    assert mint.addr_(a, v, v, alpha=2) is a
+    np.testing.assert_array_equal(a.asnumpy(), [[3.0, 5.0], [5.0, 9.0]])
+
+
+def test_graph_mode_sample():
+    rng = np.random.default_rng(1)
+    x = ms.Tensor(rng.standard_normal((2, 3, 6, 6)).astype(np.float32))
+    t = ms.Tensor(np.array([1, 0], np.int64))
+    conv, lin = mint.nn.Conv2d(3, 4, 3, padding=1), mint.nn.Linear(4, 2)
+
+    def forward(x, t):
+        h = F.relu(conv(x))
+        h = mint.mean(h, dim=(2, 3))
+        logits = lin(mint.nn.functional.dropout(h, 0.5, training=False))
+        return F.cross_entropy(logits, t) + mint.sum(mint.max(logits, 1)[0]) * 0.0
+
+    np.testing.assert_allclose(float(ms.jit(forward)(x, t)), float(forward(x, t)),
+                               rtol=1e-5)
 
 
 def test_layers_torch_conventions():

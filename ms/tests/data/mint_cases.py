@@ -40,6 +40,9 @@ PROB = (1 / (1 + np.exp(-Y))).astype(f32)
 LBL = (Y > 0).astype(f32)
 EMB = rng.standard_normal((6, 3)).astype(f32)
 TOK = np.array([[0, 2, 5], [1, 1, 4]], np.int64)
+WT = (rng.standard_normal((3, 2, 3, 3)) * 0.3).astype(f32)
+B2V = rng.standard_normal(2).astype(f32)
+RHS = rng.standard_normal((3, 2)).astype(f32)
 
 UNARY = {"abs": X, "acos": U, "acosh": P + 1, "arccos": U, "arccosh": P + 1, "arcsin": U,
          "arcsinh": X, "arctan": X, "arctanh": U, "asin": U, "asinh": X, "atan": X,
@@ -183,6 +186,19 @@ CASES += [
      {}),
     ("F.unfold", "F.unfold", (IMG, 2), {"stride": 2}),
     ("F.prelu", "F.prelu", (IMG, np.array([0.1, 0.2, 0.3], f32)), {}),
+    ("F.relu_", "F.relu_", (X,), {}), ("F.sigmoid_", "F.sigmoid_", (X,), {}),
+    ("F.elu_", "F.elu_", (X, 0.5), {}), ("F.hardtanh_", "F.hardtanh_", (X * 2,), {}),
+    ("F.threshold_", "F.threshold_", (X, 0.1, 20.0), {}),
+    ("F.relu_inplace", "F.relu", (X,), {"inplace": True}),
+    ("addr_", "addr_", (X[:, :3] * 1, V3, V3), {"beta": 0.5, "alpha": 2}),
+    ("conv_tbc", "conv_tbc", (SEQ.transpose(2, 0, 1).copy(), W1.transpose(2, 1, 0).copy(),
+                              BIAS4), {"pad": 1}),
+    ("triangular_solve", "triangular_solve", (RHS, SQ), {}),
+    ("triangular_solve_l", "triangular_solve", (RHS, SQ),
+     {"upper": False, "transpose": True, "unitriangular": True}),
+    ("F.conv_transpose2d", "F.conv_transpose2d", (IMG, WT, B2V),
+     {"stride": 2, "padding": 1, "output_padding": 1}),
+    ("F.conv_transpose2d_g", "F.conv_transpose2d", (IMG[:, :2], WT[:2]), {"groups": 2}),
 ]
 
 # (key, class, ctor args, ctor kwargs, {attribute: array}, input, training)
@@ -195,6 +211,10 @@ LAYERS = [
      {"weight": W2}, IMG, False),
     ("nn.Conv2d_same", "Conv2d", (3, 4, 3), {"padding": "same"}, {"weight": W2, "bias": BIAS4},
      IMG, False),
+    ("nn.ConvTranspose2d", "ConvTranspose2d", (3, 2, 3),
+     {"stride": 2, "padding": 1, "output_padding": 1}, {"weight": WT, "bias": B2V}, IMG, False),
+    ("nn.SyncBatchNorm_train", "SyncBatchNorm", (3,), {"momentum": 0.2}, {}, IMG, True),
+    ("nn.BatchNorm1d_train", "BatchNorm1d", (4,), {"momentum": 0.3}, {}, X, True),
     ("nn.Conv1d", "Conv1d", (3, 4, 3), {}, {"weight": W1, "bias": BIAS4}, SEQ, False),
     ("nn.LayerNorm", "LayerNorm", ((4,),), {}, {"weight": V4, "bias": V4 + 1}, X3, False),
     ("nn.Embedding", "Embedding", (6, 3), {"padding_idx": 1}, {"weight": EMB}, TOK, False),
@@ -264,6 +284,8 @@ def grad_fns(b):
         "grad.std": (lambda x: mint.std(x, 1).sum(), (X,)),
         "grad.norm": (lambda x: mint.norm(x), (X,)),
         "grad.gather": (lambda x: mint.sum(mint.gather(x, 1, IDX2_T) * 3), (X,)),
+        "grad.conv_transpose2d": (lambda w: mint.sum(F.conv_transpose2d(IMG_T, w, None, 2, 1)
+                                                     ** 2), (WT,)),
         "grad.index_add": (lambda x: mint.sum(mint.index_add(X_T, 0, IDX_T, x) ** 2),
                            (Y[:2],)),
     }
@@ -351,7 +373,7 @@ def run_layer(b, case):
         b.set_param(layer, name, value)
     b.train(layer, training)
     y = layer(b.tensor(x))
-    if training and cls.startswith("BatchNorm"):
+    if training and "BatchNorm" in cls:
         return to_np(b, [y, *b.stats(layer)])
     return to_np(b, y)
 
@@ -387,4 +409,5 @@ def all_runs(b):
 
 
 GRAD_KEYS = ["grad.gelu", "grad.softmax_ce", "grad.linear", "grad.conv2d", "grad.layer_norm",
-             "grad.max_dim", "grad.std", "grad.norm", "grad.gather", "grad.index_add"]
+             "grad.max_dim", "grad.std", "grad.norm", "grad.gather", "grad.index_add",
+             "grad.conv_transpose2d"]

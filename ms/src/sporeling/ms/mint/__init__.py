@@ -320,6 +320,30 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return functional.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
 
+def addr_(input, vec1, vec2, beta=1, alpha=1):  # noqa: A002
+    """``beta * input + alpha * outer(vec1, vec2)`` written into ``input`` (returned)."""
+    return input.copy_(_ops.addr(input, vec1, vec2, beta=beta, alpha=alpha))
+
+
+def conv_tbc(input, weight, bias, pad=0):  # noqa: A002
+    """1-d convolution of a (time, batch, channels) ``input`` with a (kernel, in, out)
+    ``weight``: ``conv1d`` over the permuted tensors."""
+    from .nn import functional
+    y = functional.conv1d(_ops.permute(input, (1, 2, 0)), _ops.permute(weight, (2, 1, 0)),
+                          bias, 1, pad)
+    return _ops.permute(y, (2, 0, 1))
+
+
+def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):  # noqa: N803
+    """(X, A) with ``op(T) @ X = b``: ``T`` the upper (``upper``) or lower triangle of ``A``
+    (ones on its diagonal for ``unitriangular``), ``op`` its transpose for ``transpose``."""
+    t = _ops.triu(A) if upper else _ops.tril(A)
+    if unitriangular:
+        eye = _ops.eye(A.shape[-1], A.shape[-1], A.dtype)
+        t = t - t * eye + eye
+    return _ops.matrix_solve(t, b, adjoint=transpose), _ops.deepcopy(A)
+
+
 def npu_gelu(input, approximate="none"):  # noqa: A002
     """``gelu`` (MindSpore's Ascend kernel name)."""
     return _ops.gelu(input, approximate)

@@ -31,10 +31,6 @@ for _name in _SAME:
 Hardshrink, Hardsigmoid, Hardswish, SELU = _nn.HShrink, _nn.HSigmoid, _nn.HSwish, _nn.SeLU
 
 
-def _no_inplace(inplace):
-    F._inplace_ok(inplace)
-
-
 class _Fn(Cell):
     """A parameterless layer calling ``self._fn(x, *self._args)``."""
     _fn = None
@@ -55,51 +51,46 @@ class GELU(_Fn):
 
 
 class SiLU(_Fn):
-    _fn = staticmethod(_ops.silu)
+    _fn = staticmethod(F.silu)
 
     def __init__(self, inplace=False):
-        _no_inplace(inplace)
-        super().__init__()
+        super().__init__(inplace)
 
 
 class ReLU6(_Fn):
-    _fn = staticmethod(_ops.relu6)
+    _fn = staticmethod(F.relu6)
 
     def __init__(self, inplace=False):
-        _no_inplace(inplace)
-        super().__init__()
+        super().__init__(inplace)
 
 
 class ELU(_Fn):
-    _fn = staticmethod(_ops.elu)
+    _fn = staticmethod(F.elu)
 
     def __init__(self, alpha=1.0, inplace=False):
-        _no_inplace(inplace)
-        super().__init__(alpha)
+        super().__init__(alpha, inplace)
 
 
 class Hardtanh(_Fn):
-    _fn = staticmethod(_ops.hardtanh)
+    _fn = staticmethod(F.hardtanh)
 
     def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
-        _no_inplace(inplace)
-        super().__init__(min_val, max_val)
+        super().__init__(min_val, max_val, inplace)
 
 
 class Threshold(_Fn):
-    _fn = staticmethod(_ops.threshold)
+    _fn = staticmethod(F.threshold)
 
     def __init__(self, threshold, value, inplace=False):
-        _no_inplace(inplace)
-        super().__init__(threshold, value)
+        super().__init__(threshold, value, inplace)
 
 
 class LeakyReLU(_Fn):
-    _fn = staticmethod(_ops.leaky_relu)
+    _fn = staticmethod(lambda x, slope, inplace: F._result(x, _ops.leaky_relu(x, slope),
+                                                           inplace))
 
     def __init__(self, negative_slope=0.01, inplace=False):
-        _no_inplace(inplace)
-        super().__init__(negative_slope)
+        super().__init__(negative_slope, inplace)
 
 
 class Softmax(_Fn):
@@ -169,8 +160,11 @@ class BCEWithLogitsLoss(_nn.BCEWithLogitsLoss):
 
 class Dropout(_nn.Dropout):
     def __init__(self, p=0.5, inplace=False):
-        _no_inplace(inplace)
         super().__init__(p=p)
+        self.inplace = bool(inplace)
+
+    def construct(self, x):
+        return F._result(x, super().construct(x), self.inplace)
 
 
 class PReLU(_nn.PReLU):
@@ -238,6 +232,21 @@ Conv2d = _conv_class(_nn.Conv2d, 2)
 Conv3d = _conv_class(_nn.Conv3d, 3)
 
 
+class ConvTranspose2d(_nn.Conv2dTranspose):
+    """PyTorch's ``ConvTranspose2d(in_channels, out_channels, kernel_size, stride=1, padding=0,
+    output_padding=0, groups=1, bias=True, dilation=1, padding_mode='zeros')``: weight
+    (in_channels, out_channels / groups, kH, kW)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
+                 dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError("ConvTranspose2d: only padding_mode='zeros' (as PyTorch)")
+        _, ms_pad, _ = _conv_padding(padding, 2)
+        super().__init__(in_channels, out_channels, kernel_size, stride, "pad", ms_pad,
+                         output_padding, dilation, groups, bias)
+
+
 # --- normalization ------------------------------------------------------------------------
 
 def _bn_class(base, name):
@@ -258,6 +267,19 @@ def _bn_class(base, name):
 BatchNorm1d = _bn_class(_nn.BatchNorm1d, "BatchNorm1d")
 BatchNorm2d = _bn_class(_nn.BatchNorm2d, "BatchNorm2d")
 BatchNorm3d = _bn_class(_nn.BatchNorm3d, "BatchNorm3d")
+
+
+class SyncBatchNorm(_nn.SyncBatchNorm):
+    """PyTorch's ``SyncBatchNorm(num_features, eps=1e-5, momentum=0.1, affine=True,
+    track_running_stats=True, process_group=None)``: batch statistics over every process of
+    the group (the default: all), as ``ms.nn.SyncBatchNorm``."""
+
+    def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True,
+                 track_running_stats=True, process_group=None, dtype=None):
+        if process_group is not None:
+            raise ValueError("SyncBatchNorm: only the default process group (None)")
+        super().__init__(num_features, eps, 1.0 - momentum, affine,
+                         use_batch_statistics=None if track_running_stats else True)
 
 
 class GroupNorm(_nn.GroupNorm):

@@ -1,6 +1,9 @@
 """``ms.mint.nn.functional``: PyTorch-style functional layers over ``ms.ops`` (``dim`` for
-``axis``, ``padding`` numbers for MindSpore's ``pad_mode``, ``inplace=False`` accepted)."""
+``axis``, ``padding`` numbers for MindSpore's ``pad_mode``); ``inplace=True`` and the ``_``
+forms write the result into the input tensor (``Tensor.copy_``) and return it."""
 from __future__ import annotations
+
+from sporeling.expression.ops import conv_transpose2d as _conv_transpose2d
 
 from ... import ops as _ops
 from .._adapt import same as _same, table as _table
@@ -21,41 +24,60 @@ _RENAMED = {
 }
 
 
-def _inplace_ok(inplace):
-    if inplace:
-        raise ValueError("mint.nn.functional: inplace=True is not supported (tensors here "
-                         "are immutable); use the returned tensor")
+def _result(input, out, inplace):  # noqa: A002
+    """``out``, or, for ``inplace=True``, ``out`` written into ``input`` (``input`` returned,
+    as PyTorch's in-place forms)."""
+    return input.copy_(out) if inplace else out
 
 
 def relu(input, inplace=False):  # noqa: A002
-    _inplace_ok(inplace)
-    return _ops.relu(input)
+    return _result(input, _ops.relu(input), inplace)
 
 
 def relu6(input, inplace=False):  # noqa: A002
-    _inplace_ok(inplace)
-    return _ops.relu6(input)
+    return _result(input, _ops.relu6(input), inplace)
 
 
 def silu(input, inplace=False):  # noqa: A002
-    _inplace_ok(inplace)
-    return _ops.silu(input)
+    return _result(input, _ops.silu(input), inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):  # noqa: A002
-    _inplace_ok(inplace)
-    return _ops.elu(input, alpha)
+    return _result(input, _ops.elu(input, alpha), inplace)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
-    _inplace_ok(inplace)
-    return _ops.hardtanh(input, min_val, max_val)
+    return _result(input, _ops.hardtanh(input, min_val, max_val), inplace)
 
 
 def threshold(input, threshold, value, inplace=False):  # noqa: A002
     """``value`` where ``input <= threshold``, else ``input``."""
-    _inplace_ok(inplace)
-    return _ops.threshold(input, threshold, value)
+    return _result(input, _ops.threshold(input, threshold, value), inplace)
+
+
+def relu_(input):  # noqa: A002
+    """``relu`` in place: ``input`` overwritten and returned."""
+    return relu(input, True)
+
+
+def sigmoid_(input):  # noqa: A002
+    """``sigmoid`` in place: ``input`` overwritten and returned."""
+    return _result(input, _ops.sigmoid(input), True)
+
+
+def elu_(input, alpha=1.0):  # noqa: A002
+    """``elu`` in place: ``input`` overwritten and returned."""
+    return elu(input, alpha, True)
+
+
+def hardtanh_(input, min_val=-1, max_val=1):  # noqa: A002
+    """``hardtanh`` in place: ``input`` overwritten and returned."""
+    return hardtanh(input, min_val, max_val, True)
+
+
+def threshold_(input, threshold, value):  # noqa: A002
+    """``threshold`` in place: ``input`` overwritten and returned."""
+    return _result(input, _ops.threshold(input, threshold, value), True)
 
 
 def gelu(input, approximate="none"):  # noqa: A002
@@ -96,14 +118,21 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(_ops.conv3d, input, weight, bias, stride, padding, dilation, groups)
 
 
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0,  # noqa: A002
+                     output_padding=0, groups=1, dilation=1):
+    """Transposed 2-d convolution, ``weight`` (in_channels, out_channels / groups, kH, kW)."""
+    return _conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups,
+                             dilation)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
-    _inplace_ok(inplace)
-    return _ops.dropout(input, p, training)
+    return _result(input, _ops.dropout(input, p, training), inplace)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):  # noqa: A002
-    _inplace_ok(inplace)
-    return _ops.dropout2d(input, p, training) if training else input
+    if not training:
+        return input
+    return _result(input, _ops.dropout2d(input, p, training), inplace)
 
 
 def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002

@@ -184,3 +184,34 @@ def test_training_step_with_mint():
         opt(grads)
         first = float(loss) if first is None else first
     assert float(loss) < first * 0.7
+
+
+def test_sync_batch_norm_helpers():
+    """PyTorch's formulas (its CPU build and MindSpore's have no kernels for these)."""
+    rng = np.random.default_rng(4)
+    parts = [rng.standard_normal((n, 3, 5)).astype(np.float32) for n in (2, 4)]
+    eps = 1e-5
+    stats = [mint.batch_norm_stats(ms.Tensor(p), eps) for p in parts]
+    for p, (mean, invstd) in zip(parts, stats):
+        np.testing.assert_allclose(mean.asnumpy(), p.mean((0, 2)), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(invstd.asnumpy(), 1 / np.sqrt(p.var((0, 2)) + eps),
+                                   rtol=1e-4)
+    means = ms.Tensor(np.stack([m.asnumpy() for m, _ in stats]))
+    invstds = ms.Tensor(np.stack([s.asnumpy() for _, s in stats]))
+    counts = ms.Tensor(np.array([10.0, 20.0], np.float32))
+    rm = ms.Tensor(np.zeros(3, np.float32))
+    rv = ms.Tensor(np.ones(3, np.float32))
+    mean, invstd = mint.batch_norm_gather_stats_with_counts(
+        ms.Tensor(parts[0]), means, invstds, rm, rv, 0.1, eps, counts)
+    full = np.concatenate(parts)
+    np.testing.assert_allclose(mean.asnumpy(), full.mean((0, 2)), rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(invstd.asnumpy(), 1 / np.sqrt(full.var((0, 2)) + eps),
+                               rtol=1e-4)
+    np.testing.assert_allclose(rm.asnumpy(), 0.1 * full.mean((0, 2)), rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(rv.asnumpy(), 0.9 + 0.1 * full.var((0, 2), ddof=1), rtol=1e-4)
+    x = ms.Tensor(parts[1])
+    w, b = ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32)), ms.Tensor(np.ones(3, np.float32))
+    y = mint.batch_norm_elemt(x, w, b, mean, invstd, eps).asnumpy()
+    want = (parts[1] - full.mean((0, 2))[:, None]) / np.sqrt(full.var((0, 2)) + eps)[:, None] \
+        * np.array([1, 2, 3])[:, None] + 1
+    np.testing.assert_allclose(y, want, rtol=1e-4, atol=1e-5)

@@ -344,6 +344,50 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):  #
     return _ops.matrix_solve(t, b, adjoint=transpose), _ops.deepcopy(A)
 
 
+def _channel_shape(input):  # noqa: A002
+    return (1, -1) + (1,) * (input.ndim - 2)
+
+
+def batch_norm_stats(input, eps):  # noqa: A002
+    """(mean, invstd) per channel (dimension 1) over every other dimension: ``invstd =
+    1 / sqrt(biased var + eps)`` (the local step of a synchronized BatchNorm)."""
+    dims = (0, *range(2, input.ndim))
+    mean = _ops.mean(input, dims)
+    var = _ops.mean(_ops.square(input - _ops.reshape(mean, _channel_shape(input))), dims)
+    return mean, _ops.rsqrt(var + eps)
+
+
+def batch_norm_elemt(input, weight=None, bias=None, mean=None, invstd=None,  # noqa: A002
+                     eps=1e-05):
+    """``(input - mean) * invstd * weight + bias`` per channel (dimension 1)."""
+    shape = _channel_shape(input)
+    y = (input - _ops.reshape(mean, shape)) * _ops.reshape(invstd, shape)
+    if weight is not None:
+        y = y * _ops.reshape(weight, shape)
+    if bias is not None:
+        y = y + _ops.reshape(bias, shape)
+    return y
+
+
+def batch_norm_gather_stats_with_counts(input, mean, invstd, running_mean=None,  # noqa: A002
+                                        running_var=None, momentum=0.1, eps=1e-05,
+                                        counts=None):
+    """The global (mean, invstd) from per-process ``mean``/``invstd`` (rows) over ``counts``
+    elements each; ``running_mean``/``running_var`` updated in place with ``momentum`` (the
+    variance unbiased, as PyTorch's SyncBatchNorm)."""
+    counts = _ops.reshape(counts.astype(mean.dtype), (-1, 1))
+    total = _ops.sum(counts)
+    global_mean = _ops.sum(mean * counts, 0) / total
+    var_i = 1.0 / _ops.square(invstd) - eps
+    var = _ops.sum((var_i + _ops.square(mean - global_mean)) * counts, 0) / total
+    if running_mean is not None:
+        running_mean.copy_(running_mean * (1 - momentum) + global_mean * momentum)
+    if running_var is not None:
+        unbiased = var * total / (total - 1)
+        running_var.copy_(running_var * (1 - momentum) + unbiased * momentum)
+    return global_mean, _ops.rsqrt(var + eps)
+
+
 def npu_gelu(input, approximate="none"):  # noqa: A002
     """``gelu`` (MindSpore's Ascend kernel name)."""
     return _ops.gelu(input, approximate)

@@ -78,8 +78,14 @@ def test_collectives_on_four_oversubscribed_mpi_ranks(tmp_path):
         [f"rank {r} of 4: ok" for r in range(4)], done.stdout
 
 
+def _segments() -> set:
+    """MPICH's shared-memory files (an aborted job's ranks never remove theirs)."""
+    return set(Path("/dev/shm").glob("mpich_shm_*")) if Path("/dev/shm").is_dir() else set()
+
+
 def test_a_rank_that_raises_ends_every_rank_with_its_traceback_once(tmp_path, capfd):
     script = _job(tmp_path, "failing_job.py")
+    before = _segments()
     # rank 0 waits in all_reduce with a 100 s comm_timeout: only the abort can end it soon
     status, out, err, elapsed = _sporeling(capfd, "run", "-n", "2", "--timeout", "100",
                                            str(script))
@@ -90,6 +96,7 @@ def test_a_rank_that_raises_ends_every_rank_with_its_traceback_once(tmp_path, ca
     assert "should not get here" not in out
     assert elapsed < 60, elapsed  # start-up included; far below the 100 s timeout
     assert _leftovers(tmp_path) == []
+    assert _segments() - before == set()  # sporeling run removed the job's /dev/shm files
 
 
 def test_mismatched_collectives_end_in_the_timeout_error(tmp_path):

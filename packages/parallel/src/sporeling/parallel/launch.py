@@ -18,10 +18,12 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import time
 import traceback
 from pathlib import Path
 
 from .errors import ParallelError
+from .shm import remove_orphaned_segments
 
 __all__ = ["add_run_command", "find_mpiexec", "mpiexec_command", "TIMEOUT_ENV"]
 
@@ -84,6 +86,7 @@ def _run_mpi(n: int, script: str, script_args: list[str], hostfile: str | None,
     env = dict(os.environ)
     if timeout is not None:
         env[TIMEOUT_ENV] = repr(float(timeout))
+    started = time.time() - 1.0  # file times have a coarse grain on some file systems
     process = subprocess.Popen(mpiexec_command(n, script, script_args, hostfile), env=env,
                                start_new_session=True)
     try:
@@ -98,6 +101,8 @@ def _run_mpi(n: int, script: str, script_args: list[str], hostfile: str | None,
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        remove_orphaned_segments(started)  # an aborted job's /dev/shm files (shm.py)
 
 
 def _run_local(n: int, script: str, script_args: list[str], timeout: float | None) -> int:

@@ -51,7 +51,9 @@ GRAD_TAG = 1 << 14
 
 class _Collective(Primitive):
     """A primitive that talks to other ranks: never merged or folded by the passes."""
-    nondeterministic = True
+
+    def __init__(self, name: str, **traits):
+        super().__init__(name, nondeterministic=True, **traits)
 
 
 def _check_axis(name, axis, ndim):

@@ -43,7 +43,10 @@ __all__ = ["all_reduce_start", "all_reduce_wait", "SPLIT_PHASE", "KERNELS"]
 
 
 class _SplitPhase(Primitive):
-    nondeterministic = True  # talks to other ranks: never merged, folded or reordered
+    """Talks to other ranks: never merged, folded or reordered."""
+
+    def __init__(self, name: str, **traits):
+        super().__init__(name, nondeterministic=True, **traits)
 
 
 all_reduce_start_p = _SplitPhase("all_reduce_start")

@@ -72,7 +72,7 @@ GRAPH_SAMPLE = ["add_alpha", "div_floor", "sum_dim", "mean_dim", "argmax_dim", "
                 "expand", "chunk", "index_select", "scatter", "bmm", "mT", "sigmoid",
                 "logsumexp", "unsqueeze", "squeeze_dim", "flatten_1", "split_sections",
                 "transpose", "matmul", "max_dim", "min_dim", "masked_scatter", "stride", "sum_dtype",
-                "squeeze_noop"]
+                "squeeze_noop", "index_put", "index_put_acc"]
 
 
 @pytest.mark.parametrize("name", GRAPH_SAMPLE)
@@ -123,12 +123,43 @@ def test_index_add_in_place():
     np.testing.assert_array_equal(target.asnumpy(), m)
 
 
+def test_quantile_is_numpys_linear():  # 2.10's CPU build has no Quantile kernel
+    a = np.array([[1.0, 5.0, -3.0, 2.0], [4.0, -2.0, 6.0, 0.5]], np.float32)
+    x = ms.Tensor(a)
+    np.testing.assert_allclose(x.quantile(0.3).asnumpy(), np.quantile(a, 0.3), rtol=1e-6)
+    q = np.array([0.25, 0.8], np.float32)
+    np.testing.assert_allclose(x.quantile(ms.Tensor(q), axis=1, keepdims=True).asnumpy(),
+                               np.quantile(a, q, axis=1, keepdims=True), rtol=1e-6)
+    got = ms.jit(lambda t: t.quantile(0.5, 0))(x)
+    np.testing.assert_allclose(got.asnumpy(), np.quantile(a, 0.5, axis=0), rtol=1e-6)
+
+
+def test_put_index_copy_in_place():  # Ascend-only in 2.10
+    a = np.array([[1.0, 5.0, -3.0], [4.0, -2.0, 6.0]], np.float32)
+    x = ms.Tensor(a.copy())
+    assert x.put_(ms.Tensor([0, 5]), ms.Tensor([10.0, 20.0]), True) is x
+    want = a.copy()
+    want.reshape(-1)[[0, 5]] += [10.0, 20.0]
+    np.testing.assert_array_equal(x.asnumpy(), want)
+    x = ms.Tensor(a.copy())
+    x.index_copy_(1, ms.Tensor([2, 0]), ms.Tensor([[7.0, 8.0], [9.0, 10.0]]))
+    want = a.copy()
+    want[:, [2, 0]] = [[7.0, 8.0], [9.0, 10.0]]
+    np.testing.assert_array_equal(x.asnumpy(), want)
+
+
 def test_random_fills_in_place():
     w = ms.Tensor(np.zeros((2000,), np.float32))
     assert w.uniform_(-1.0, 2.0) is w
     assert -1.0 <= float(w.min()) and float(w.max()) < 2.0 and abs(float(w.mean()) - 0.5) < 0.1
     w.normal_(3.0, 0.5)
     assert abs(float(w.mean()) - 3.0) < 0.05 and abs(float(w.std()) - 0.5) < 0.05
+    assert abs(float(w.exponential_(2.0).mean()) - 0.5) < 0.05
+    assert set(np.unique(w.bernoulli_(0.25).asnumpy())) <= {0.0, 1.0}
+    assert abs(float(w.mean()) - 0.25) < 0.05
+    p = ms.Tensor(np.full((2000,), 0.7, np.float32))
+    assert abs(float(p.bernoulli().mean()) - 0.7) < 0.05
+    assert abs(float(p.log_normal(0.0, 0.1).log().std()) - 0.1) < 0.01
 
 
 def test_zero_fill_copy_keep_dtype_and_identity():

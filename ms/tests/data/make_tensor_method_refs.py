@@ -145,6 +145,10 @@ CASES = {
     "sum_dtype": "x.sum(dtype=ms.float64)", "mean_dtype": "i.mean(dtype=ms.float32)",
     "prod_dtype": "x.prod(dim=0, dtype=ms.float64)", "squeeze_noop": "x.squeeze(0)",
     "squeeze_some": "x.reshape(1, 2, 1, 3).squeeze((0, 1))",
+    "index_put": "x.index_put((idx[1], idx[0]), v[:2])",
+    "index_put_acc": "x.index_put((idx[1],), v, True)",
+    "put_": "T(x.asnumpy().copy()).put_(idx[0], v[:2], True)",
+    "index_copy_": "T(x.asnumpy().copy()).index_copy_(1, sel.astype(ms.int64), y[:, :2])",
 }
 
 

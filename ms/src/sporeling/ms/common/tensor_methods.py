@@ -264,6 +264,88 @@ def _masked_scatter(x, mask, source):
     return ops.where(mask, _sops.reshape(taken, tuple(x.shape)), x)
 
 
+def _put(x, index, source, accumulate=False):
+    """``x`` with ``source`` at the flat positions ``index`` (added when ``accumulate``)."""
+    flat = _sops.reshape(x, (-1,))
+    index = _sops.reshape(_ints(index), (-1,))
+    index = _ops().remainder(index, flat.shape[0])  # negative positions count from the end
+    source = _sops.reshape(_sops.cast(_tensor(source), x.dtype), (-1,))
+    out = _ops().tensor_scatter_elements(flat, index, source, 0,
+                                         "add" if accumulate else "none")
+    return _sops.reshape(out, tuple(x.shape))
+
+
+def _index_put(x, indices, values, accumulate=False):
+    """``x[indices] = values`` for a tuple of integer index tensors (one per leading axis),
+    as a new tensor; ``accumulate`` adds."""
+    strides = _strides(x)
+    indices = [_ints(i) for i in indices]
+    shape = tuple(np.broadcast_shapes(*(tuple(i.shape) for i in indices)))
+    flat = None
+    for axis, index in enumerate(indices):
+        index = _ops().remainder(_ops().broadcast_to(index, shape), x.shape[axis])
+        term = _ops().mul(index, strides[axis])
+        flat = term if flat is None else _ops().add(flat, term)
+    rest = tuple(x.shape[len(indices):])
+    if rest:  # whole trailing slices: one flat position per element of each
+        inner = int(np.prod(rest))
+        flat = _ops().add(_sops.reshape(flat, shape + (1,)),
+                          Tensor(np.arange(inner, dtype=np.int64)))
+    values = _ops().broadcast_to(_sops.cast(_tensor(values), x.dtype),
+                                 tuple(flat.shape[:len(shape)]) + rest)
+    return _put(x, flat, values, accumulate)
+
+
+def _index_copy(x, dim, index, source):
+    """``x`` with the slices at ``index`` along ``dim`` replaced by ``source``'s."""
+    dim = dim % x.ndim
+    shape = [1] * x.ndim
+    shape[dim] = -1
+    index = _ops().broadcast_to(_sops.reshape(_ints(index), tuple(shape)), tuple(source.shape))
+    return _ops().tensor_scatter_elements(x, index, _sops.cast(source, x.dtype), dim, "none")
+
+
+def _ints(index):
+    index = _tensor(index)
+    return index if index.dtype.kind in "iu" else _sops.cast(index, np.int64)
+
+
+def _tensor(value):
+    return value if isinstance(value, Tensor) else Tensor(np.asarray(value))
+
+
+def _uniform01(x):
+    return _ops().uniform(tuple(x.shape), Tensor(0.0), Tensor(1.0))
+
+
+def _bernoulli(x, *, generator=None):
+    """0/1 samples, 1 with probability ``x`` (each element of ``x`` a probability)."""
+    return _sops.cast(_ops().lt(_uniform01(x), x), x.dtype)
+
+
+def _quantile(x, q, axis=None, keepdims=False):
+    """The ``q``-quantiles (linear interpolation between the sorted values), like
+    ``np.quantile``; ``q`` a number or a 1-D tensor (its axis first in the result)."""
+    ops = _ops()
+    dim, keepdim = axis, keepdims
+    if dim is None:
+        x, dim = _sops.reshape(x, (-1,)), 0
+    dim = dim % x.ndim
+    values = ops.sort(x, dim)[0]
+    n = x.shape[dim]
+    qs = np.atleast_1d(q.asnumpy() if isinstance(q, Tensor) else np.asarray(q, np.float64))
+    parts = []
+    for p in qs:
+        pos = float(p) * (n - 1)
+        lo, hi = int(np.floor(pos)), int(np.ceil(pos))
+        a, b = ops.narrow(values, dim, lo, 1), ops.narrow(values, dim, hi, 1)
+        part = ops.add(a, ops.mul(ops.sub(b, a), pos - lo))
+        parts.append(part if keepdim else ops.squeeze(part, dim))
+    if isinstance(q, Tensor) and q.ndim == 0 or np.ndim(q) == 0:
+        return parts[0]
+    return ops.stack(parts, 0)
+
+
 def _strides(x):
     """Elements to step per axis (a contiguous layout, as MindSpore's tensors are)."""
     out, step = [], 1
@@ -328,6 +410,14 @@ def _take(x, indices, axis=None, mode="clip"):
 
 
 ADAPTED = {
+    "index_put": _index_put,
+    "bernoulli": _bernoulli,
+    "cauchy": lambda x, median=0.0, sigma=1.0: _sops.cast(_ops().add(_ops().mul(
+        _ops().tan(_ops().mul(_ops().sub(_uniform01(x), 0.5), np.pi)), sigma), median),
+        x.dtype),
+    "log_normal": lambda x, mean=1.0, std=2.0: _sops.cast(_ops().exp(_ops().normal(
+        tuple(x.shape), Tensor(float(mean)), Tensor(float(std)))), x.dtype),
+    "quantile": _quantile,
     "max": _max_min("max", "argmax"),
     "min": _max_min("min", "argmin"),
     "top_k": lambda x, k, sorted=True: _ops().topk(x, k, -1, True, sorted),  # noqa: A006
@@ -445,6 +535,21 @@ def _copy(x, src, non_blocking=False):
 
 
 INPLACE_ADAPTED = {
+    "put_": lambda x, *a, **k: _write(x, _put(x, *a, **k)),
+    "index_put_": lambda x, *a, **k: _write(x, _index_put(x, *a, **k)),
+    "index_copy_": lambda x, *a, **k: _write(x, _index_copy(x, *a, **k)),
+    "bernoulli_": _sample(lambda x, p=0.5, *, generator=None: _sops.cast(
+        _ops().lt(_uniform01(x), p), x.dtype)),
+    "exponential_": _sample(lambda x, lambd=1.0, *, generator=None: _ops().div(
+        _ops().neg(_ops().log1p(_ops().neg(_uniform01(x)))), lambd)),
+    "index_put": _index_put,
+    "bernoulli": _bernoulli,
+    "cauchy": lambda x, median=0.0, sigma=1.0: _sops.cast(_ops().add(_ops().mul(
+        _ops().tan(_ops().mul(_ops().sub(_uniform01(x), 0.5), np.pi)), sigma), median),
+        x.dtype),
+    "log_normal": lambda x, mean=1.0, std=2.0: _sops.cast(_ops().exp(_ops().normal(
+        tuple(x.shape), Tensor(float(mean)), Tensor(float(std)))), x.dtype),
+    "quantile": _quantile,
     "index_add_": lambda x, *a, **k: _write(x, _index_add(x, *a, **k)),
     "masked_scatter_": lambda x, *a, **k: _write(x, _masked_scatter(x, *a, **k)),
     "uniform_": _sample(lambda x, from_=0.0, to=1.0, generator=None: _ops().uniform(

@@ -142,6 +142,17 @@ def test_layers_torch_conventions():
     np.testing.assert_allclose(refl(x).asnumpy(), want, rtol=1e-5, atol=1e-5)
     emb = mint.nn.Embedding(5, 3, padding_idx=2)
     assert np.all(emb.weight.asnumpy()[2] == 0)
+    names = lambda cell: [n for n, _ in cell.parameters_and_names()]  # noqa: E731
+    assert names(mint.nn.BatchNorm2d(3)) == ["weight", "bias", "running_mean", "running_var",
+                                             "num_batches_tracked"]  # mint's (checkpoints)
+    assert names(mint.nn.GroupNorm(1, 3)) == ["weight", "bias"]
+    assert names(mint.nn.PReLU()) == ["weight"]
+    bn = mint.nn.BatchNorm2d(3)
+    bn.set_train(True)
+    step = ms.jit(lambda x: bn(x))
+    step(x[:, :3])
+    step(x[:, :3])
+    assert int(bn.num_batches_tracked.asnumpy()) == 2
     ln = mint.nn.LayerNorm(4, elementwise_affine=False)
     assert ln.weight is None and len(list(ln.get_parameters())) == 0
 

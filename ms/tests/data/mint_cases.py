@@ -215,6 +215,14 @@ LAYERS = [
      {"stride": 2, "padding": 1, "output_padding": 1}, {"weight": WT, "bias": B2V}, IMG, False),
     ("nn.SyncBatchNorm_train", "SyncBatchNorm", (3,), {"momentum": 0.2}, {}, IMG, True),
     ("nn.BatchNorm1d_train", "BatchNorm1d", (4,), {"momentum": 0.3}, {}, X, True),
+    ("nn.BatchNorm2d_affine", "BatchNorm2d", (3,), {}, {"weight": V3, "bias": V3 * 2}, IMG,
+     True),
+    ("nn.BatchNorm2d_nostats", "BatchNorm2d", (3,), {"track_running_stats": False}, {}, IMG,
+     False),
+    ("nn.BatchNorm2d_cumulative", "BatchNorm2d", (3,), {"momentum": None}, {}, IMG, True),
+    ("nn.GroupNorm_affine", "GroupNorm", (3, 3), {}, {"weight": V3, "bias": V3 * 2}, IMG,
+     False),
+    ("nn.PReLU", "PReLU", (3,), {}, {"weight": np.array([0.1, 0.2, 0.3], f32)}, IMG, False),
     ("nn.Conv1d", "Conv1d", (3, 4, 3), {}, {"weight": W1, "bias": BIAS4}, SEQ, False),
     ("nn.LayerNorm", "LayerNorm", ((4,),), {}, {"weight": V4, "bias": V4 + 1}, X3, False),
     ("nn.Embedding", "Embedding", (6, 3), {"padding_idx": 1}, {"weight": EMB}, TOK, False),
@@ -373,7 +381,7 @@ def run_layer(b, case):
         b.set_param(layer, name, value)
     b.train(layer, training)
     y = layer(b.tensor(x))
-    if training and "BatchNorm" in cls:
+    if training and "BatchNorm" in cls and kwargs.get("track_running_stats", True):
         return to_np(b, [y, *b.stats(layer)])
     return to_np(b, y)
 

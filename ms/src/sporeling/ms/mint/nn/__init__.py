@@ -2,8 +2,9 @@
 
 Layers whose constructor matches are ``ms.nn``'s classes; the others are ``ms.nn`` classes
 with PyTorch's arguments translated (``bias`` for ``has_bias``, ``padding`` numbers for
-``pad_mode``, PyTorch's BatchNorm ``momentum`` for MindSpore's ``1 - momentum``) or a few
-lines over ``mint.nn.functional``.
+``pad_mode``), or a few lines over ``mint.nn.functional`` with mint's parameter names
+(BatchNorm's ``weight``/``bias``/``running_mean``/``running_var``/``num_batches_tracked``,
+GroupNorm's, LayerNorm's, Embedding's and PReLU's ``weight``), so checkpoints match.
 """
 from __future__ import annotations
 
@@ -167,9 +168,16 @@ class Dropout(_nn.Dropout):
         return F._result(x, super().construct(x), self.inplace)
 
 
-class PReLU(_nn.PReLU):
+class PReLU(Cell):
+    """PyTorch's ``PReLU(num_parameters=1, init=0.25)``: parameter ``weight``."""
+
     def __init__(self, num_parameters=1, init=0.25, dtype=None):
-        super().__init__(num_parameters, init)
+        super().__init__()
+        np_dtype = _mstype.dtype_to_nptype(dtype or _mstype.float32)
+        self.weight = _param(_np.full(num_parameters, init, np_dtype), "weight")
+
+    def construct(self, input):  # noqa: A002
+        return F.prelu(input, self.weight)
 
 
 class Linear(_nn.Dense):
@@ -249,42 +257,91 @@ class ConvTranspose2d(_nn.Conv2dTranspose):
 
 # --- normalization ------------------------------------------------------------------------
 
-def _bn_class(base, name):
-    class BatchNorm(base):
-        def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True,
-                     track_running_stats=True, dtype=None):
-            super().__init__(num_features, eps, 1.0 - momentum, affine,
-                             use_batch_statistics=None if track_running_stats else True)
-
-    BatchNorm.__name__ = BatchNorm.__qualname__ = name
-    BatchNorm.__module__ = __name__
-    BatchNorm.__doc__ = (f"PyTorch's ``{name}(num_features, eps=1e-5, momentum=0.1, affine=True,"
-                         " track_running_stats=True)``: running statistics updated as "
-                         "``(1 - momentum) * running + momentum * batch``.")
-    return BatchNorm
+def _param(array, name, requires_grad=True):
+    return _Parameter(_Tensor(array), name=name, requires_grad=requires_grad)
 
 
-BatchNorm1d = _bn_class(_nn.BatchNorm1d, "BatchNorm1d")
-BatchNorm2d = _bn_class(_nn.BatchNorm2d, "BatchNorm2d")
-BatchNorm3d = _bn_class(_nn.BatchNorm3d, "BatchNorm3d")
+class _BatchNorm(Cell):
+    """PyTorch's BatchNorm: parameters ``weight``/``bias`` and buffers ``running_mean``/
+    ``running_var``/``num_batches_tracked`` (mint's names, so checkpoints match); in training
+    the batch statistics normalize and ``running = (1 - momentum) * running + momentum *
+    batch`` (the variance unbiased; ``momentum=None``: the cumulative average)."""
+
+    def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True,
+                 track_running_stats=True, dtype=None):
+        super().__init__()
+        np_dtype = _mstype.dtype_to_nptype(dtype or _mstype.float32)
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        self.weight = _param(_np.ones(num_features, np_dtype), "weight") if affine else None
+        self.bias = _param(_np.zeros(num_features, np_dtype), "bias") if affine else None
+        if track_running_stats:
+            self.running_mean = _param(_np.zeros(num_features, np_dtype), "running_mean", False)
+            self.running_var = _param(_np.ones(num_features, np_dtype), "running_var", False)
+            self.num_batches_tracked = _param(_np.zeros((), _np.int64), "num_batches_tracked",
+                                              False)
+        else:
+            self.running_mean = self.running_var = self.num_batches_tracked = None
+
+    def construct(self, input):  # noqa: A002
+        if self.training and self.track_running_stats:
+            self.num_batches_tracked.set_data(self.num_batches_tracked + 1)
+            momentum = self.momentum if self.momentum is not None else \
+                1.0 / float(self.num_batches_tracked.asnumpy())
+            return F.batch_norm(input, self.running_mean, self.running_var, self.weight,
+                                self.bias, True, momentum, self.eps)
+        if not self.track_running_stats:  # batch statistics always; nothing kept
+            c = input.shape[1]
+            return F.batch_norm(input, _ops.zeros((c,), input.dtype),
+                                _ops.ones((c,), input.dtype), self.weight, self.bias, True,
+                                0.0, self.eps)
+        return F.batch_norm(input, self.running_mean, self.running_var, self.weight,
+                            self.bias, False, 0.0, self.eps)
 
 
-class SyncBatchNorm(_nn.SyncBatchNorm):
+class BatchNorm1d(_BatchNorm):
+    """``BatchNorm1d(num_features, eps=1e-5, momentum=0.1, affine=True,
+    track_running_stats=True)`` over (N, C) or (N, C, L)."""
+
+
+class BatchNorm2d(_BatchNorm):
+    """``BatchNorm2d(num_features, eps=1e-5, momentum=0.1, affine=True,
+    track_running_stats=True)`` over (N, C, H, W)."""
+
+
+class BatchNorm3d(_BatchNorm):
+    """``BatchNorm3d(num_features, eps=1e-5, momentum=0.1, affine=True,
+    track_running_stats=True)`` over (N, C, D, H, W)."""
+
+
+class SyncBatchNorm(_BatchNorm):
     """PyTorch's ``SyncBatchNorm(num_features, eps=1e-5, momentum=0.1, affine=True,
-    track_running_stats=True, process_group=None)``: batch statistics over every process of
-    the group (the default: all), as ``ms.nn.SyncBatchNorm``."""
+    track_running_stats=True, process_group=None)``: BatchNorm whose batch statistics are
+    those of this process (one device; no statistics are exchanged)."""
 
     def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True,
                  track_running_stats=True, process_group=None, dtype=None):
         if process_group is not None:
             raise ValueError("SyncBatchNorm: only the default process group (None)")
-        super().__init__(num_features, eps, 1.0 - momentum, affine,
-                         use_batch_statistics=None if track_running_stats else True)
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, dtype)
 
 
-class GroupNorm(_nn.GroupNorm):
+class GroupNorm(Cell):
+    """PyTorch's ``GroupNorm(num_groups, num_channels, eps=1e-5, affine=True)``: parameters
+    ``weight`` (ones) and ``bias`` (zeros)."""
+
     def __init__(self, num_groups, num_channels, eps=1e-05, affine=True, dtype=None):
-        super().__init__(num_groups, num_channels, eps, affine)
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError(f"GroupNorm: num_channels ({num_channels}) is not divisible by "
+                             f"num_groups ({num_groups})")
+        np_dtype = _mstype.dtype_to_nptype(dtype or _mstype.float32)
+        self.num_groups, self.num_channels, self.eps = num_groups, num_channels, eps
+        self.weight = _param(_np.ones(num_channels, np_dtype), "weight") if affine else None
+        self.bias = _param(_np.zeros(num_channels, np_dtype), "bias") if affine else None
+
+    def construct(self, input):  # noqa: A002
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
 
 class LayerNorm(Cell):

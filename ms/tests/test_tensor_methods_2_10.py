@@ -71,8 +71,8 @@ GRAPH_SAMPLE = ["add_alpha", "div_floor", "sum_dim", "mean_dim", "argmax_dim", "
                 "sort_desc", "topk", "gather", "masked_fill", "where", "clamp", "norm_dim",
                 "expand", "chunk", "index_select", "scatter", "bmm", "mT", "sigmoid",
                 "logsumexp", "unsqueeze", "squeeze_dim", "flatten_1", "split_sections",
-                "transpose", "matmul", "max_dim", "min_dim", "masked_scatter", "stride", "sum_dtype",
-                "squeeze_noop", "index_put", "index_put_acc"]
+                "transpose", "matmul", "max_dim", "min_dim", "masked_scatter", "stride",
+                "sum_dtype", "squeeze_noop", "index_put", "index_put_acc"]
 
 
 @pytest.mark.parametrize("name", GRAPH_SAMPLE)

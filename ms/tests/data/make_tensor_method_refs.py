@@ -99,7 +99,8 @@ CASES = {
     "triu": "m.triu(1)", "diagonal": "m.diagonal()", "diag": "v.diag()", "trace": "m.trace()",
     # shapes
     "reshape": "x.reshape(3, 2)", "view": "x.view(3, 2)", "view_tuple": "x.view((6,))",
-    "view_as": "x.view_as(x.reshape(3, 2))", "reshape_as": "x.reshape_as(v.reshape(3, 1).expand(3, 2))",
+    "view_as": "x.view_as(x.reshape(3, 2))",
+    "reshape_as": "x.reshape_as(v.reshape(3, 1).expand(3, 2))",
     "permute": "bm.permute(2, 0, 1)", "transpose": "bm.transpose(0, 2)", "t": "x.t()",
     "mT": "bm.mT", "swapaxes": "bm.swapaxes(0, 1)", "movedim": "bm.movedim(0, 2)",
     "flatten": "bm.flatten()", "flatten_1": "bm.flatten(1)", "ravel": "bm.ravel()",
@@ -112,7 +113,8 @@ CASES = {
     "chunk_dim": "x.chunk(2, dim=0)", "split": "x.split(1)", "split_sections": "x.split([1, 2], 1)",
     "tensor_split": "x.tensor_split(3, 1)", "unbind": "x.unbind(1)",
     # linear algebra
-    "matmul": "x.matmul(m)", "mm": "x.mm(m)", "bmm": "bm.bmm(bn)", "outer": "v.outer(v)", "addmm": "x.addmm(x, m, beta=0.5, alpha=2)", "det": "m.det()",
+    "matmul": "x.matmul(m)", "mm": "x.mm(m)", "bmm": "bm.bmm(bn)", "outer": "v.outer(v)",
+    "addmm": "x.addmm(x, m, beta=0.5, alpha=2)", "det": "m.det()",
     "inverse": "m.inverse()",
     # dtypes and info
     "astype": "x.astype(ms.int32)", "to": "x.to(ms.float16)", "float": "i.float()",
@@ -126,9 +128,11 @@ CASES = {
     "new_full": "x.new_full((2,), 7.0)", "fill_diagonal": "m.fill_diagonal(9.0)",
     # in place: the result is the tensor itself, changed
     "add_": "T(x.asnumpy().copy()).add_(y, alpha=2)", "sub_": "T(x.asnumpy().copy()).sub_(1.0)",
-    "mul_": "T(x.asnumpy().copy()).mul_(y)", "div_": "T(x.asnumpy().copy()).div_(y)", "zero_": "T(x.asnumpy().copy()).zero_()",
+    "mul_": "T(x.asnumpy().copy()).mul_(y)", "div_": "T(x.asnumpy().copy()).div_(y)",
+    "zero_": "T(x.asnumpy().copy()).zero_()",
     "fill_": "T(x.asnumpy().copy()).fill_(3.0)", "copy_": "T(x.asnumpy().copy()).copy_(y)",
-    "clamp_": "T(x.asnumpy().copy()).clamp_(0.0, 2.0)", "masked_fill_": "T(x.asnumpy().copy()).masked_fill_(b, -1.0)",
+    "clamp_": "T(x.asnumpy().copy()).clamp_(0.0, 2.0)",
+    "masked_fill_": "T(x.asnumpy().copy()).masked_fill_(b, -1.0)",
     "exp_": "T(u.asnumpy().copy()).exp_()", "sigmoid_": "T(x.asnumpy().copy()).sigmoid_()",
     "tanh_": "T(x.asnumpy().copy()).tanh_()", "floor_": "T(u.asnumpy() * 7).floor_()",
     "scatter_": "T(x.asnumpy().copy()).scatter_(1, idx, y[:, :2])",

@@ -16,8 +16,12 @@ are op calls, so they differentiate and trace into ``ms.jit`` graphs like the fu
 * :data:`EXTENDED` -- Sporeling's own methods that take MindSpore's ``dim``/``keepdim``
   keywords too (``x.sum(dim=1, keepdim=True)``); their positional forms are unchanged.
 
-Methods Sporeling's Tensor already has are not replaced (``max``/``min`` keep returning the
-values for ``max(axis)``; MindSpore 2.10 returns ``(values, indices)`` for ``max(dim)``).
+Methods Sporeling's Tensor already has keep their meaning: :data:`SUPERSETS` only add calls
+that were errors there (``view(dtype)``, ``transpose(dim0, dim1)`` of a 3-d tensor,
+``max(dim=1)`` -> ``(values, indices)``, ``squeeze`` of a size > 1 axis). Where 2.10 gives
+the same call another meaning, Sporeling's stays: ``x.max(1)`` is the values (2.10:
+``(values, indices)``), ``x.repeat(2, 1)`` is ``np.repeat`` (2.10: ``tile``), ``x.norm(2)`` of
+a matrix is the 2-norm of its elements (2.10: the spectral norm).
 
     >>> import sporeling.ms as ms
     >>> x = ms.Tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]])
@@ -36,8 +40,8 @@ from sporeling.expression import Parameter, Tensor
 
 from .dtype import to_numpy
 
-__all__ = ["SAME", "RENAMED", "ADAPTED", "INPLACE", "EXTENDED", "PROPERTIES", "SUPERSETS", "EAGER_ONLY", "install",
-           "installed"]
+__all__ = ["SAME", "RENAMED", "ADAPTED", "INPLACE", "INPLACE_ADAPTED", "EXTENDED",
+           "PROPERTIES", "SUPERSETS", "EAGER_ONLY", "install", "installed"]
 
 
 def _ops():
@@ -65,7 +69,8 @@ diagonal_scatter select_scatter slice_scatter masked_select masked_fill index_fi
 gather_elements gather_nd nonzero argwhere count_nonzero
 cummax cummin cumprod logcumsumexp logsumexp amax amin aminmax median nanmedian nanmean
 nansum msort argsort searchsorted bincount histc unique unique_consecutive
-multinomial random_categorical nan_to_num renorm hardshrink diff cov mvlgamma numel is_complex is_floating_point
+multinomial random_categorical nan_to_num renorm hardshrink diff cov mvlgamma numel
+is_complex is_floating_point
 approximate_equal unsorted_segment_max unsorted_segment_min unsorted_segment_prod
 reverse reverse_sequence repeat_interleave scatter_div scatter_max scatter_min scatter_mul
 scatter_sub inplace_update index_add cholesky cholesky_solve svd
@@ -189,10 +194,6 @@ def _unique(x, sorted=True, return_inverse=False, return_counts=False,  # noqa: 
     if return_counts:
         out.append(Tensor(counts.astype(np.int64)))
     return out[0] if len(out) == 1 else tuple(out)
-
-
-def _clamp(x, min=None, max=None):  # noqa: A002 - MindSpore's names
-    return _ops().clamp(x, min, max)
 
 
 def _kthvalue(x, k, dim=-1, keepdim=False):
@@ -483,8 +484,9 @@ ADAPTED = {
 EAGER_ONLY = {"unique", "fill_diagonal"}
 
 # Sporeling's own methods that the ADAPTED one extends (its calls keep their meaning).
-SUPERSETS = {"view", "transpose", "max", "min", "squeeze"}  # view(dtype); transpose(dim0, dim1) of a
-# 3-d+ tensor; max/min(dim=...) -> (values, indices); squeeze of a size>1 axis: as is
+# view(dtype); transpose(dim0, dim1) of a 3-d+ tensor; max/min(dim=...) -> (values, indices);
+# squeeze of a size > 1 axis: as is.
+SUPERSETS = {"view", "transpose", "max", "min", "squeeze"}
 
 # --- properties ---------------------------------------------------------------------------
 def _last_two_swapped(x):

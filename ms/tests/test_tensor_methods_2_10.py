@@ -187,6 +187,22 @@ def test_inplace_in_graph_mode_rebinds():
     np.testing.assert_array_equal(x.asnumpy(), [1.0, 2.0])
 
 
+def test_data_property():
+    x = ms.Tensor(np.ones(3, np.float32))
+    d = x.data
+    assert d is not x and d.asnumpy() is not None
+    d[0] = 5.0  # shares the memory (2.10: "shares the data storage")
+    assert x.tolist() == [5.0, 1.0, 1.0]
+    x.data = ms.Tensor(np.zeros(2, np.float32))
+    assert x.tolist() == [0.0, 0.0]
+    p = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="w")
+    assert not isinstance(p.data, ms.Parameter)
+    p.data = ms.Tensor(np.full(2, 4.0, np.float32))
+    assert p.tolist() == [4.0, 4.0] and isinstance(p, ms.Parameter)
+    g = ms.grad(lambda t: (t.data * t).sum())(ms.Tensor([2.0, 3.0]))
+    assert g.tolist() == [2.0, 3.0]  # no gradient through .data
+
+
 def test_gradients_flow_through_methods():
     x = ms.Tensor(np.array([[1.0, 5.0, -3.0], [4.0, -2.0, 6.0]], np.float32))
     g = ms.grad(lambda t: t.mul(t).sum(dim=1).add(t.amax(1)).sum())(x)

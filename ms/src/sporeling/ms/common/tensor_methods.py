@@ -41,7 +41,7 @@ from sporeling.expression import Parameter, Tensor
 from .dtype import to_numpy
 
 __all__ = ["SAME", "RENAMED", "ADAPTED", "INPLACE", "INPLACE_ADAPTED", "EXTENDED",
-           "PROPERTIES", "SUPERSETS", "EAGER_ONLY", "install", "installed"]
+           "PROPERTIES", "SETTABLE", "SUPERSETS", "EAGER_ONLY", "install", "installed"]
 
 
 def _ops():
@@ -500,6 +500,22 @@ PROPERTIES = {  # (a 0-d or 1-d tensor is returned as is, conjugated for H/mH)
     "H": lambda x: _last_two_swapped(_ops().conj(x)),
 }
 
+def _data_get(x):
+    """The data without a gradient history (a tensor sharing the memory)."""
+    return x.detach()
+
+
+def _data_set(x, value):
+    """``x.data = value``: ``x`` holds ``value``'s data from now on (shape and dtype too)."""
+    value = _tensor(value)
+    if isinstance(x, Parameter):
+        x.set_data(value, slice_shape=tuple(value.shape) != tuple(x.shape))
+        return
+    x._data, x._node, x._tape, x._index = value._data, None, None, 0
+
+
+SETTABLE = {"data": (_data_get, _data_set)}  # properties with a setter
+
 # --- x.name_(...) writes x.name(...) into x ------------------------------------------------
 INPLACE = """
 add sub mul div floor_divide remainder clamp masked_fill exp log sigmoid tanh floor sign
@@ -685,6 +701,10 @@ def install() -> None:
         original = getattr(Tensor, name)
         if getattr(original, "__wrapped__", None) is None:
             _set(name, _extended(name, original, renames))
+    for name, (getter, setter) in SETTABLE.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, property(getter, setter, doc=getter.__doc__))
+            _installed.append(name)
     for name, getter in PROPERTIES.items():
         if not hasattr(Tensor, name):
             setattr(Tensor, name, property(getter, doc=f"MindSpore's ``Tensor.{name}``."))

@@ -32,9 +32,8 @@ def _compare(key, got, tol):
     want = EXPECTED[key]
     got = np.asarray(got)
     assert got.shape == want.shape, (key, got.shape, want.shape)
+    assert got.dtype == want.dtype, (key, got.dtype, want.dtype)
     if want.dtype == bool or np.issubdtype(want.dtype, np.integer):
-        assert got.dtype.kind == want.dtype.kind or got.dtype == want.dtype, \
-            (key, got.dtype, want.dtype)
         np.testing.assert_array_equal(got, want, err_msg=key)
     else:
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True, err_msg=key)

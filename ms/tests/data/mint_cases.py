@@ -43,6 +43,24 @@ TOK = np.array([[0, 2, 5], [1, 1, 4]], np.int64)
 WT = (rng.standard_normal((3, 2, 3, 3)) * 0.3).astype(f32)
 B2V = rng.standard_normal(2).astype(f32)
 RHS = rng.standard_normal((3, 2)).astype(f32)
+VOL = rng.standard_normal((1, 3, 5, 5, 5)).astype(f32)
+W3 = (rng.standard_normal((4, 3, 3, 3, 3)) * 0.2).astype(f32)
+COLS = rng.standard_normal((2, 12, 9)).astype(f32)
+GRID = rng.uniform(-1.1, 1.1, (2, 4, 5, 2)).astype(f32)
+
+
+def _max_pool_2x2(x):
+    """(values, flat indices within each H*W plane) of a 2x2, stride-2 max pool."""
+    n, c, h, w = x.shape
+    win = x.reshape(n, c, h // 2, 2, w // 2, 2).transpose(0, 1, 2, 4, 3, 5).reshape(
+        n, c, h // 2, w // 2, 4)
+    arg = win.argmax(-1)
+    rows = np.arange(h // 2)[:, None] * 2 + arg // 2
+    cols = np.arange(w // 2)[None, :] * 2 + arg % 2
+    return win.max(-1), (rows * w + cols).astype(np.int64)
+
+
+POOLED, POOL_IDX = _max_pool_2x2(IMG)
 
 UNARY = {"abs": X, "acos": U, "acosh": P + 1, "arccos": U, "arccosh": P + 1, "arcsin": U,
          "arcsinh": X, "arctan": X, "arctanh": U, "asin": U, "asinh": X, "atan": X,
@@ -199,6 +217,39 @@ CASES += [
     ("F.conv_transpose2d", "F.conv_transpose2d", (IMG, WT, B2V),
      {"stride": 2, "padding": 1, "output_padding": 1}),
     ("F.conv_transpose2d_g", "F.conv_transpose2d", (IMG[:, :2], WT[:2]), {"groups": 2}),
+    ("conv2d", "conv2d", (IMG, W2, BIAS4), {"padding": (1, 2), "dilation": 2}),
+    ("F.conv3d", "F.conv3d", (VOL, W3, BIAS4), {"stride": 2, "padding": 1}),
+    ("dstack", "dstack", ([X, Y],), {}), ("hstack", "hstack", ([X, Y],), {}),
+    ("not_equal", "not_equal", (X, X * MASK), {}), ("real", "real", (X,), {}),
+    ("npu_gelu", "npu_gelu", (X,), {}),
+    ("F.adaptive_avg_pool3d", "F.adaptive_avg_pool3d", (VOL, 2), {}),
+    ("F.adaptive_max_pool1d", "F.adaptive_max_pool1d", (SEQ, 3), {}),
+    ("F.avg_pool3d", "F.avg_pool3d", (VOL, 2), {}),
+    ("F.avg_pool3d_pad", "F.avg_pool3d", (VOL, 3, 2, 1), {"count_include_pad": False}),
+    ("F.dropout2d_eval", "F.dropout2d", (IMG,), {"training": False}),
+    ("F.fold", "F.fold", (COLS, (6, 6), 2), {"stride": 2}),
+    ("F.fold_overlap", "F.fold", (COLS[:, :, :4], (3, 3), 2), {}),
+    ("F.grid_sample", "F.grid_sample", (IMG, GRID), {"align_corners": False}),
+    ("F.grid_sample_nearest", "F.grid_sample", (IMG, GRID),
+     {"mode": "nearest", "padding_mode": "border", "align_corners": True}),
+    ("F.l1_loss", "F.l1_loss", (X, Y), {}),
+    ("F.smooth_l1_loss", "F.smooth_l1_loss", (X, Y), {"beta": 0.5, "reduction": "sum"}),
+    ("F.max_unpool2d", "F.max_unpool2d", (POOLED, POOL_IDX, 2), {}),
+    ("F.upsample", "F.upsample", (IMG,), {"scale_factor": 2.0}),
+    ("F.interpolate_bicubic", "F.interpolate", (IMG,), {"size": (8, 9), "mode": "bicubic",
+                                                        "align_corners": False}),
+    ("F.interpolate_linear", "F.interpolate", (SEQ,), {"size": 11, "mode": "linear"}),
+    ("F.embedding_max_norm", "F.embedding", (TOK, EMB), {"max_norm": 1.0}),
+    ("F.nll_loss_w", "F.nll_loss", (X, TGT), {"weight": V4 * 0 + np.arange(4, dtype=f32)}),
+    ("F.cross_entropy_ignore", "F.cross_entropy", (X, np.array([1, -100, 3], np.int64)), {}),
+    ("F.batch_norm_train", "F.batch_norm", (IMG, V3, np.abs(V3) + 1, V3, V3),
+     {"training": True, "momentum": 0.2}),
+    ("F.pad_replicate", "F.pad", (IMG, (2, 1, 0, 1)), {"mode": "replicate"}),
+    ("F.pad_circular", "F.pad", (IMG, (1, 2, 2, 1)), {"mode": "circular"}),
+    ("F.leaky_relu_default", "F.leaky_relu", (X,), {}),
+    ("F.softmax_default", "F.softmax", (X3,), {}), ("F.softmax_2d", "F.softmax", (X,), {}),
+    ("F.log_softmax_default", "F.log_softmax", (X3,), {}),
+    ("nn.Softmax_default", "F.softmax", (IMG,), {}),
 ]
 
 # (key, class, ctor args, ctor kwargs, {attribute: array}, input, training)
@@ -223,6 +274,41 @@ LAYERS = [
     ("nn.GroupNorm_affine", "GroupNorm", (3, 3), {}, {"weight": V3, "bias": V3 * 2}, IMG,
      False),
     ("nn.PReLU", "PReLU", (3,), {}, {"weight": np.array([0.1, 0.2, 0.3], f32)}, IMG, False),
+    ("nn.Conv3d", "Conv3d", (3, 4, 3), {"padding": 1}, {"weight": W3, "bias": BIAS4}, VOL,
+     False),
+    ("nn.Conv2d_replicate", "Conv2d", (3, 4, 3), {"padding": 2, "padding_mode": "replicate"},
+     {"weight": W2, "bias": BIAS4}, IMG, False),
+    ("nn.Conv2d_circular", "Conv2d", (3, 4, 3), {"padding": 1, "padding_mode": "circular"},
+     {"weight": W2, "bias": BIAS4}, IMG, False),
+    ("nn.Conv2d_groups", "Conv2d", (4, 4, 3), {"groups": 2, "stride": 2},
+     {"weight": W2[:, :2], "bias": BIAS4}, np.concatenate([IMG, IMG[:, :1]], 1), False),
+    ("nn.BatchNorm3d_train", "BatchNorm3d", (3,), {}, {}, VOL, True),
+    ("nn.AdaptiveAvgPool1d", "AdaptiveAvgPool1d", (3,), {}, {}, SEQ, False),
+    ("nn.AdaptiveAvgPool3d", "AdaptiveAvgPool3d", (2,), {}, {}, VOL, False),
+    ("nn.AdaptiveMaxPool1d", "AdaptiveMaxPool1d", (3,), {}, {}, SEQ, False),
+    ("nn.AdaptiveMaxPool2d", "AdaptiveMaxPool2d", ((2, 3),), {}, {}, IMG, False),
+    ("nn.AvgPool1d", "AvgPool1d", (3,), {"stride": 2, "padding": 1}, {}, SEQ, False),
+    ("nn.AvgPool3d", "AvgPool3d", (2,), {}, {}, VOL, False),
+    ("nn.ConstantPad1d", "ConstantPad1d", ((1, 2), 0.5), {}, {}, SEQ, False),
+    ("nn.ConstantPad2d", "ConstantPad2d", (1, -1.0), {}, {}, IMG, False),
+    ("nn.ConstantPad3d", "ConstantPad3d", ((1, 0, 0, 1, 1, 1), 2.0), {}, {}, VOL, False),
+    ("nn.ZeroPad3d", "ZeroPad3d", (1,), {}, {}, VOL, False),
+    ("nn.ReflectionPad1d", "ReflectionPad1d", ((2, 1),), {}, {}, SEQ, False),
+    ("nn.ReflectionPad3d", "ReflectionPad3d", (1,), {}, {}, VOL, False),
+    ("nn.ReplicationPad1d", "ReplicationPad1d", (2,), {}, {}, SEQ, False),
+    ("nn.ReplicationPad2d", "ReplicationPad2d", ((1, 0, 2, 1),), {}, {}, IMG, False),
+    ("nn.ReplicationPad3d", "ReplicationPad3d", (1,), {}, {}, VOL, False),
+    ("nn.Fold", "Fold", ((6, 6), 2), {"stride": 2}, {}, COLS, False),
+    ("nn.Identity", "Identity", (), {}, {}, X, False),
+    ("nn.Hardtanh", "Hardtanh", (-0.5, 0.5), {}, {}, X, False),
+    ("nn.LeakyReLU", "LeakyReLU", (0.2,), {}, {}, X, False),
+    ("nn.LogSigmoid", "LogSigmoid", (), {}, {}, X, False),
+    ("nn.ReLU6", "ReLU6", (), {}, {}, X * 4, False),
+    ("nn.Sigmoid", "Sigmoid", (), {}, {}, X, False),
+    ("nn.Threshold", "Threshold", (0.1, 20.0), {}, {}, X, False),
+    ("nn.Upsample", "Upsample", (), {"scale_factor": 2.0, "mode": "nearest"}, {}, IMG, False),
+    ("nn.Upsample_bilinear", "Upsample", (), {"size": (5, 7), "mode": "bilinear",
+                                              "align_corners": True}, {}, IMG, False),
     ("nn.Conv1d", "Conv1d", (3, 4, 3), {}, {"weight": W1, "bias": BIAS4}, SEQ, False),
     ("nn.LayerNorm", "LayerNorm", ((4,),), {}, {"weight": V4, "bias": V4 + 1}, X3, False),
     ("nn.Embedding", "Embedding", (6, 3), {"padding_idx": 1}, {"weight": EMB}, TOK, False),
@@ -258,6 +344,10 @@ LOSSES = [  # (key, class, ctor kwargs, inputs)
     ("nn.BCEWithLogitsLoss", "BCEWithLogitsLoss", {"pos_weight": V4 * 0 + 2}, (X, LBL)),
     ("nn.BCELoss", "BCELoss", {}, (PROB, LBL)),
     ("nn.KLDivLoss", "KLDivLoss", {"reduction": "sum"}, (np.log(PROB), LBL * 0.5 + 0.2)),
+    ("nn.NLLLoss", "NLLLoss", {"weight": np.arange(1, 5, dtype=f32)}, (X, TGT)),
+    ("nn.CosineEmbeddingLoss", "CosineEmbeddingLoss", {"margin": 0.2},
+     (X, Y, np.array([1, -1, -1], f32))),
+    ("nn.SoftMarginLoss", "SoftMarginLoss", {}, (X, np.sign(Y))),
 ]
 
 W0 = rng.standard_normal((3, 2)).astype(f32)

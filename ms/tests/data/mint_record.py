@@ -59,6 +59,7 @@ class TorchBackend(C.MindSporeBackend):
                                              if not n.startswith("_")})
         self.mint.nn, self.mint.optim = nn, optim
         self.mint.addr_ = lambda x, *args, **kwargs: x.addr_(*args, **kwargs)
+        self.mint.npu_gelu = torch.nn.functional.gelu
 
     def tensor(self, a):
         return self.torch.tensor(a)

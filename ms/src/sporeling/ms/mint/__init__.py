@@ -25,25 +25,22 @@ _SAME = (
     "arctan2 arctanh argmax asin asinh atan atan2 atanh bincount bitwise_and bitwise_or "
     "bitwise_xor broadcast_to ceil clamp cos cosh cross cumprod diff div divide dot dstack "
     "einsum eq erf erfc erfinv exp exp2 expm1 eye flip float_power floor floor_divide fmod "
-    "frac full full_like gcd greater greater_equal gt histc hstack imag inverse isclose "
+    "frac full_like gcd greater greater_equal gt histc hstack imag inverse isclose "
     "isfinite isinf isnan isneginf le lerp less less_equal log log10 log1p log2 logaddexp "
     "logaddexp2 logical_and logical_not logical_or logical_xor logsumexp lt masked_select "
     "matmul maximum minimum mm mul mv nan_to_num ne neg negative nonzero not_equal ones_like "
     "outer pow ravel real reciprocal remainder reshape roll round rsqrt searchsorted sigmoid "
     "sign sin sinc sinh sqrt square swapaxes t tan tanh tile tril triu unbind "
-    "unique_consecutive unsqueeze xlogy zeros_like baddbmm cumsum").split()
+    "unsqueeze xlogy zeros_like baddbmm cumsum").split()
 
 _RENAMED = {
     "all": (_ops.all, _DK), "any": (_ops.any, _DK),
-    "argmin": (_ops.argmin, _DKs), "argsort": (_ops.argsort, _D),
     "cat": (_ops.cat, _D), "concat": (_ops.concat, _D), "stack": (_ops.stack, _D),
     "chunk": (_ops.chunk, _D), "split": (_ops.split, _D),
-    "cummax": (_ops.cummax, _D), "cummin": (_ops.cummin, _D),
     "index_select": (_ops.index_select, _D), "narrow": (_ops.narrow, _D),
     "scatter": (_ops.scatter, _D), "squeeze": (_ops.squeeze, _D),
     "repeat_interleave": (_ops.repeat_interleave, _D),
     "gather": (_ops.gather_elements, {}), "permute": (_ops.permute, {"dims": "axis"}),
-    "topk": (_ops.topk, {}), "cdist": (_ops.cdist, {}),
     "sum": (_ops.sum, {}), "trace": (_ops.trace, {}), "bmm": (_ops.bmm, {"input": "input_x"}),
 }
 
@@ -152,14 +149,64 @@ def softmax(input, dim, *, dtype=None):  # noqa: A002
     return _ops.softmax(input, dim, dtype=dtype)
 
 
+def _i64(t):
+    """Indices as mint returns them: int64."""
+    return t if t.dtype == _mstype.int64 else t.astype(_mstype.int64)
+
+
+def _with_i64(pair):
+    return pair[0], _i64(pair[1])
+
+
 def sort(input, *, dim=-1, descending=False, stable=False):  # noqa: A002
-    """(values, indices) sorted along ``dim`` (the sort is stable)."""
-    return _ops.sort(input, dim, descending)
+    """(values, int64 indices) sorted along ``dim`` (the sort is stable)."""
+    return _with_i64(_ops.sort(input, dim, descending))
+
+
+def argsort(input, dim=-1, descending=False, stable=False):  # noqa: A002
+    """int64 indices that sort ``input`` along ``dim`` (stably)."""
+    return sort(input, dim=dim, descending=descending)[1]
+
+
+def argmin(input, dim=None, keepdim=False):  # noqa: A002
+    return _i64(_ops.argmin(input, dim, keepdim))
+
+
+def cummax(input, dim):  # noqa: A002
+    return _with_i64(_ops.cummax(input, dim))
+
+
+def cummin(input, dim):  # noqa: A002
+    return _with_i64(_ops.cummin(input, dim))
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+    """(values, int64 indices) of the ``k`` largest (smallest) elements along ``dim``."""
+    return _with_i64(_ops.topk(input, k, dim, largest, sorted))
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The ``p``-norm distances of the rows of ``x1`` and ``x2`` (``compute_mode`` is
+    PyTorch's speed hint; the result is the same)."""
+    return _ops.cdist(x1, x2, p)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    return _ops.unique_consecutive(input, return_inverse, return_counts, dim)
+
+
+def full(size, fill_value, *, dtype=None):
+    """``size`` filled with ``fill_value``; the dtype of a Python ``fill_value``: bool, int64
+    or float32."""
+    if dtype is None and isinstance(fill_value, (bool, int, float)):
+        dtype = (_mstype.bool_ if isinstance(fill_value, bool) else
+                 _mstype.int64 if isinstance(fill_value, int) else _mstype.float32)
+    return _ops.full(size, fill_value, dtype=dtype)
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):  # noqa: A002
-    """(values, indices) of the ``k``-th smallest element along ``dim``."""
-    values, indices = _ops.topk(input, k, dim, largest=False, sorted=True)
+    """(values, int64 indices) of the ``k``-th smallest element along ``dim``."""
+    values, indices = topk(input, k, dim, largest=False, sorted=True)
     values, indices = (_ops.narrow(t, dim, k - 1, 1) for t in (values, indices))
     if not keepdim:
         values, indices = _ops.squeeze(values, dim), _ops.squeeze(indices, dim)

@@ -16,7 +16,6 @@ _SAME = (
 
 _RENAMED = {
     "glu": (_ops.glu, {"dim": "axis"}),
-    "leaky_relu": (_ops.leaky_relu, {"negative_slope": "alpha"}),
     "upsample": (_ops.interpolate, {}),
     "binary_cross_entropy_with_logits": (_ops.binary_cross_entropy_with_logits, {}),
     "nll_loss": (_ops.nll_loss, {"input": "inputs"}),
@@ -84,13 +83,24 @@ def gelu(input, approximate="none"):  # noqa: A002
     return _ops.gelu(input, approximate)
 
 
+def _softmax_dim(input, dim):  # noqa: A002
+    """``dim=None``: PyTorch's legacy choice, 0 for 0-, 1- and 3-d inputs, else 1."""
+    if dim is not None:
+        return dim
+    return 0 if input.ndim in (0, 1, 3) else 1
+
+
 def softmax(input, dim=None, dtype=None):  # noqa: A002
-    return _ops.softmax(input, -1 if dim is None else dim, dtype=dtype)
+    return _ops.softmax(input, _softmax_dim(input, dim), dtype=dtype)
 
 
 def log_softmax(input, dim=None, *, dtype=None):  # noqa: A002
     x = input if dtype is None else input.astype(dtype)
-    return _ops.log_softmax(x, -1 if dim is None else dim)
+    return _ops.log_softmax(x, _softmax_dim(input, dim))
+
+
+def leaky_relu(input, negative_slope=0.01):  # noqa: A002
+    return _ops.leaky_relu(input, negative_slope)
 
 
 def linear(input, weight, bias=None):  # noqa: A002

@@ -225,3 +225,30 @@ def test_sync_batch_norm_helpers():
     want = (parts[1] - full.mean((0, 2))[:, None]) / np.sqrt(full.var((0, 2)) + eps)[:, None] \
         * np.array([1, 2, 3])[:, None] + 1
     np.testing.assert_allclose(y, want, rtol=1e-4, atol=1e-5)
+
+
+def _jit_case(case):
+    """The case under ``ms.jit``: its array arguments are the compiled function's inputs."""
+    key, target, args, kwargs = case
+    fn = C.resolve(mint, target)
+    slots = [i for i, a in enumerate(args) if isinstance(a, np.ndarray)]
+
+    def call(*tensors):
+        full = [C._conv(B, a) for a in args]
+        for i, t in zip(slots, tensors):
+            full[i] = t
+        return fn(*full, **{k: C._conv(B, v) for k, v in kwargs.items()})
+
+    return C.to_np(B, ms.jit(call)(*[ms.Tensor(args[i]) for i in slots]))
+
+
+# eager-only ops (data-dependent shapes), Python results, and values read back to Python
+_NOT_COMPILED = {"masked_select", "nonzero", "where1", "unique_consecutive", "allclose",
+                 "bincount", "bitwise_and", "bitwise_or", "bitwise_xor", "gcd",
+                 "F.one_hot_auto", "bitwise_not"}
+
+
+@pytest.mark.parametrize("case", [c for c in C.CASES if c[0] not in _NOT_COMPILED],
+                         ids=lambda c: c[0])
+def test_mint_under_jit(case):
+    _compare(case[0], _jit_case(case), 2e-5)

@@ -271,6 +271,9 @@ def bitwise_not(input):  # noqa: A002
     return _ops.invert(input)
 
 
+bitwise_not.__ms_eager_only__ = True  # as ops.invert, which it calls
+
+
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
     """True when every element is ``isclose`` (a Python bool)."""
     return builtins.bool(_ops.isclose(input, other, rtol, atol, equal_nan).all())

@@ -382,6 +382,28 @@ def grad_fns(b):
         "grad.std": (lambda x: mint.std(x, 1).sum(), (X,)),
         "grad.norm": (lambda x: mint.norm(x), (X,)),
         "grad.gather": (lambda x: mint.sum(mint.gather(x, 1, IDX2_T) * 3), (X,)),
+        "grad.batch_norm_train": (lambda x: mint.sum(F.batch_norm(
+            x, T(V3 * 0), T(V3 * 0 + 1), T(V3), None, True) * IMG_T), (IMG,)),
+        "grad.pad_reflect": (lambda x: mint.sum(F.pad(x, (1, 2, 2, 1), mode="reflect") ** 2),
+                             (IMG,)),
+        "grad.interpolate": (lambda x: mint.sum(F.interpolate(
+            x, size=(4, 5), mode="bilinear", align_corners=False) ** 2), (IMG,)),
+        "grad.embedding": (lambda w: mint.sum(F.embedding(T(TOK), w) ** 2), (EMB,)),
+        "grad.max_pool2d": (lambda x: mint.sum(F.max_pool2d(x, 3, 2, 1) ** 2), (IMG,)),
+        "grad.avg_pool2d": (lambda x: mint.sum(F.avg_pool2d(x, 3, 2, 1) ** 2), (IMG,)),
+        "grad.cross_entropy_ls": (lambda x: F.cross_entropy(x, TGT_T, label_smoothing=0.2),
+                                  (X,)),
+        "grad.bce_logits": (lambda x: F.binary_cross_entropy_with_logits(x, T(LBL)), (X,)),
+        "grad.group_norm": (lambda x, w: mint.sum(F.group_norm(x, 3, w, None) * IMG_T),
+                            (IMG, V3)),
+        "grad.kthvalue": (lambda x: mint.sum(mint.kthvalue(x, 2, 1)[0] ** 2), (X,)),
+        "grad.sort": (lambda x: mint.sum(mint.sort(x, dim=1)[0] * X_T), (Y,)),
+        "grad.select": (lambda x: mint.sum(mint.select(x, 1, -1) ** 2), (X,)),
+        "grad.cumprod": (lambda x: mint.sum(mint.cumprod(x, 1)), (P,)),
+        "grad.var_mean": (lambda x: mint.sum(mint.var_mean(x, 1)[0] + mint.var_mean(x, 1)[1]
+                                             ** 2), (X,)),
+        "grad.addmm": (lambda a, m: mint.sum(mint.addmm(a, m, T(WL.T), beta=0.5, alpha=2)
+                                             ** 2), (BL, X)),
         "grad.conv_transpose2d": (lambda w: mint.sum(F.conv_transpose2d(IMG_T, w, None, 2, 1)
                                                      ** 2), (WT,)),
         "grad.index_add": (lambda x: mint.sum(mint.index_add(X_T, 0, IDX_T, x) ** 2),
@@ -508,4 +530,7 @@ def all_runs(b):
 
 GRAD_KEYS = ["grad.gelu", "grad.softmax_ce", "grad.linear", "grad.conv2d", "grad.layer_norm",
              "grad.max_dim", "grad.std", "grad.norm", "grad.gather", "grad.index_add",
-             "grad.conv_transpose2d"]
+             "grad.conv_transpose2d", "grad.batch_norm_train", "grad.pad_reflect",
+             "grad.interpolate", "grad.embedding", "grad.max_pool2d", "grad.avg_pool2d",
+             "grad.cross_entropy_ls", "grad.bce_logits", "grad.group_norm", "grad.kthvalue",
+             "grad.sort", "grad.select", "grad.cumprod", "grad.var_mean", "grad.addmm"]

@@ -252,3 +252,41 @@ _NOT_COMPILED = {"masked_select", "nonzero", "where1", "unique_consecutive", "al
                          ids=lambda c: c[0])
 def test_mint_under_jit(case):
     _compare(case[0], _jit_case(case), 2e-5)
+
+
+@pytest.mark.parametrize("key", [c[0] for c in C.LAYERS if not c[6]])
+def test_mint_layers_under_jit(key):
+    key, cls, args, kwargs, attrs, x, training = next(c for c in C.LAYERS if c[0] == key)
+    layer = getattr(mint.nn, cls)(*args, **kwargs)
+    for name, value in attrs.items():
+        B.set_param(layer, name, value)
+    layer.set_train(False)
+    _compare(key, C.to_np(B, ms.jit(lambda t: layer(t))(ms.Tensor(x))), 2e-5)
+
+
+@pytest.mark.parametrize("cls, kwargs", [("SGD", {"lr": 0.1, "momentum": 0.9}),
+                                         ("AdamW", {"lr": 0.05, "maximize": True}),
+                                         ("Adam", {"lr": 0.05, "weight_decay": 0.1})])
+def test_optimizer_step_under_jit_matches_eager(cls, kwargs):
+    rng = np.random.default_rng(5)
+    x = ms.Tensor(rng.standard_normal((8, 4)).astype(np.float32))
+    y = ms.Tensor(rng.integers(0, 3, 8).astype(np.int64))
+    results = []
+    for compiled in (False, True):
+        ms.set_seed(0)
+        net = mint.nn.Linear(4, 3)
+        opt = getattr(mint.optim, cls)(net.trainable_params(), **kwargs)
+        grad_fn = ms.value_and_grad(lambda x, y: F.cross_entropy(net(x), y), None,
+                                    opt.parameters)
+
+        def step(x, y):
+            loss, grads = grad_fn(x, y)
+            opt(grads)
+            return loss
+
+        step = ms.jit(step) if compiled else step
+        for _ in range(3):
+            step(x, y)
+        results.append([p.asnumpy() for p in net.trainable_params()])
+    for eager, graph in zip(*results):
+        np.testing.assert_allclose(graph, eager, rtol=1e-5, atol=1e-6)

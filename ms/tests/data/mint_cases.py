@@ -247,6 +247,21 @@ CASES += [
     ("F.pad_replicate", "F.pad", (IMG, (2, 1, 0, 1)), {"mode": "replicate"}),
     ("F.pad_circular", "F.pad", (IMG, (1, 2, 2, 1)), {"mode": "circular"}),
     ("F.leaky_relu_default", "F.leaky_relu", (X,), {}),
+    ("linalg.inv", "linalg.inv", (SQ,), {}), ("linalg.norm", "linalg.norm", (X,), {}),
+    ("linalg.norm_fro", "linalg.norm", (X3, "fro"), {"dim": (0, 2)}),
+    ("linalg.norm_dim", "linalg.norm", (X3, 3.0), {"dim": 1, "keepdim": True}),
+    ("linalg.vector_norm", "linalg.vector_norm", (X3,), {}),
+    ("linalg.vector_norm_dims", "linalg.vector_norm", (X3, 1), {"dim": (0, 2),
+                                                               "keepdim": True}),
+    ("linalg.vector_norm_inf", "linalg.vector_norm", (X, float("inf")), {"dim": 1}),
+    ("linalg.vector_norm_0", "linalg.vector_norm", (X * MASK, 0), {"dim": -1}),
+    ("linalg.matrix_norm", "linalg.matrix_norm", (X3,), {}),
+    ("linalg.matrix_norm_1", "linalg.matrix_norm", (X3, 1), {}),
+    ("linalg.matrix_norm_inf", "linalg.matrix_norm", (X3, -float("inf")), {"dim": (0, 2)}),
+    ("special.erfc", "special.erfc", (X,), {}), ("special.expm1", "special.expm1", (X,), {}),
+    ("special.exp2", "special.exp2", (X,), {}), ("special.round", "special.round", (X * 3,), {}),
+    ("special.sinc", "special.sinc", (X,), {}), ("special.log1p", "special.log1p", (P,), {}),
+    ("special.log_softmax", "special.log_softmax", (X, 1), {}),
     ("F.softmax_default", "F.softmax", (X3,), {}), ("F.softmax_2d", "F.softmax", (X,), {}),
     ("F.log_softmax_default", "F.log_softmax", (X3,), {}),
     ("nn.Softmax_default", "F.softmax", (IMG,), {}),
@@ -300,6 +315,9 @@ LAYERS = [
     ("nn.ReplicationPad3d", "ReplicationPad3d", (1,), {}, {}, VOL, False),
     ("nn.Fold", "Fold", ((6, 6), 2), {"stride": 2}, {}, COLS, False),
     ("nn.Identity", "Identity", (), {}, {}, X, False),
+    ("nn.GLU", "GLU", (0,), {}, {}, X[:2], False),
+    ("nn.Softshrink", "Softshrink", (0.3,), {}, {}, X, False),
+    ("nn.Dropout2d_eval", "Dropout2d", (0.3,), {}, {}, IMG, False),
     ("nn.Hardtanh", "Hardtanh", (-0.5, 0.5), {}, {}, X, False),
     ("nn.LeakyReLU", "LeakyReLU", (0.2,), {}, {}, X, False),
     ("nn.LogSigmoid", "LogSigmoid", (), {}, {}, X, False),
@@ -466,7 +484,10 @@ def to_np(b, value):
 def resolve(mint, target):
     if target.startswith("F."):
         return getattr(mint.nn.functional, target[2:])
-    return getattr(mint, target)
+    obj = mint
+    for part in target.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 def flatten_result(key, value, out):

@@ -60,6 +60,7 @@ class TorchBackend(C.MindSporeBackend):
         self.mint.nn, self.mint.optim = nn, optim
         self.mint.addr_ = lambda x, *args, **kwargs: x.addr_(*args, **kwargs)
         self.mint.npu_gelu = torch.nn.functional.gelu
+        self.mint.linalg, self.mint.special = torch.linalg, torch.special
 
     def tensor(self, a):
         return self.torch.tensor(a)

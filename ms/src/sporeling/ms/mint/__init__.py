@@ -449,4 +449,4 @@ __all__ = sorted({*_NAMES, *(n for n, v in list(globals().items())
                              if callable(v) and not n.startswith("_")
                              and getattr(v, "__module__", "") == __name__)})
 
-from . import nn, optim  # noqa: E402,F401
+from . import nn, optim, linalg, special  # noqa: E402,F401

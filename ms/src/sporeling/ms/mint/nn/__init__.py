@@ -108,6 +108,31 @@ class LogSoftmax(_Fn):
         super().__init__(dim)
 
 
+class GLU(_Fn):
+    _fn = staticmethod(F.glu)
+
+    def __init__(self, dim=-1):
+        super().__init__(dim)
+
+
+class Softshrink(_Fn):
+    _fn = staticmethod(_ops.softshrink)
+
+    def __init__(self, lambd=0.5):
+        super().__init__(lambd)
+
+
+class Dropout2d(_Fn):
+    """Zeroes whole channels with probability ``p`` in training (survivors scaled by
+    ``1 / (1 - p)``); identity in inference."""
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        self.p, self.inplace = p, inplace
+
+    def construct(self, input):  # noqa: A002
+        return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
 class Fold(_Fn):
     _fn = staticmethod(_ops.fold)
 

@@ -290,3 +290,21 @@ def test_optimizer_step_under_jit_matches_eager(cls, kwargs):
         results.append([p.asnumpy() for p in net.trainable_params()])
     for eager, graph in zip(*results):
         np.testing.assert_allclose(graph, eager, rtol=1e-5, atol=1e-6)
+
+
+def test_default_initialization_bounds_as_mint():
+    """mint's (PyTorch's) defaults, measured on MindSpore 2.10: weights and biases uniform in
+    +-1/sqrt(fan_in) (fan_in of ConvTranspose2d: out_channels * kH * kW); embeddings N(0, 1)."""
+    ms.set_seed(2)
+    for layer, fan_in in ((mint.nn.Linear(100, 200), 100), (mint.nn.Conv2d(16, 32, 3), 144),
+                          (mint.nn.ConvTranspose2d(16, 32, 3), 288)):
+        bound = 1 / np.sqrt(fan_in)
+        w, b = layer.weight.asnumpy(), layer.bias.asnumpy()
+        assert np.abs(w).max() <= bound and np.abs(w).max() > 0.95 * bound
+        assert abs(w.std() - bound / np.sqrt(3)) < 0.05 * bound
+        assert np.abs(b).max() <= bound
+    e = mint.nn.Embedding(1000, 20).weight.asnumpy()
+    assert abs(e.mean()) < 0.02 and abs(e.std() - 1) < 0.02
+    m = ms.Tensor(np.array([0.0, 100.0, -100.0], np.float32))
+    n = mint.normal(m, ms.Tensor(np.array([1.0, 0.1, 0.01], np.float32))).asnumpy()
+    assert np.all(np.abs(n - m.asnumpy()) < np.array([6.0, 0.6, 0.06]))

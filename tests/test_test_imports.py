@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECTS = sorted(p for p in ROOT.glob("**/pyproject.toml")
                     if not any(part.startswith(".") for part in p.relative_to(ROOT).parts))
 MODULE_DISTS = metadata.packages_distributions()
-OPTIONAL_REFERENCES = {"torch"}  # cross-checks against PyTorch, never a dependency (importorskip)
+# cross-checks against PyTorch (importorskip), and the scripts under ms/tests/data that record
+# reference values with real MindSpore in its own venv: never dependencies
+OPTIONAL_REFERENCES = {"torch", "mindspore"}
 
 
 def _name(requirement: str) -> str:

@@ -8,11 +8,13 @@ otherwise wait out ``comm_timeout`` (and then raise too).
 from __future__ import annotations
 
 import sys
+import time
 import traceback
 
 __all__ = ["end_all_ranks_on_error", "EXIT_STATUS"]
 
 EXIT_STATUS = 1
+FORWARD_GRACE_S = 0.3  # before MPI_Abort: mpiexec forwards the traceback (see hook)
 
 
 def end_all_ranks_on_error(comm) -> None:
@@ -27,6 +29,10 @@ def end_all_ranks_on_error(comm) -> None:
         sys.stderr.write(f"sporeling: rank {rank} of {size} raised; ending every rank\n{text}")
         sys.stderr.flush()
         sys.stdout.flush()
+        # mpiexec's proxy forwards what a rank writes from a pipe; the abort kills it, and
+        # on a busy machine it lost the traceback (an empty stderr, 2 CI runs in 3): give
+        # it a moment to read what was just written
+        time.sleep(FORWARD_GRACE_S)
         from mpi4py import MPI
         MPI.COMM_WORLD.Abort(EXIT_STATUS)
 

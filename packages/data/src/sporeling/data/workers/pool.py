@@ -111,7 +111,7 @@ class ProcessPool:
             if "need" not in msg:
                 break
             self._grow(w, slot, int(msg["need"] * 1.5))
-            self._send(w, {"grow": 1, "shm": w.slots[slot].name})
+            self._send(w, {"grow": 1, "shm": w.slots[slot].name}, items, epoch)
         if "error" in msg:
             self.close()
             src = next((s for p, s in items if p == msg["index"]), None)
@@ -142,11 +142,14 @@ class ProcessPool:
         w.slots[slot] = Segment(max(size, 2 * old.size))
         old.close()
 
-    def _send(self, w: _Worker, header: dict) -> None:
+    def _send(self, w: _Worker, header: dict, items=None, epoch: int = -1) -> None:
         try:
             w.conn.send_bytes(json.dumps(header).encode())
         except (BrokenPipeError, OSError):
-            self._died(w)
+            if items is None:  # it died computing its oldest chunk in flight, if any
+                items, epoch = next(((it, ep) for v, _, it, ep in self.inflight if v is w),
+                                    (header.get("items"), header.get("epoch", -1)))
+            self._died(w, items, epoch)
 
     def _receive(self, w: _Worker, items, epoch) -> dict:
         while True:

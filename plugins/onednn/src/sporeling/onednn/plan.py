@@ -133,6 +133,18 @@ class Builder:
         inner = self.internal(wanted)
         return inner, lambda: self.reorder(inner, user)
 
+    def at_edges(self, pd, inputs, output) -> None:
+        """A step running ``pd`` on plain user buffers: each input ``(arg, plain desc,
+        query)`` reordered into the layout ``pd`` chose, the output ``(arg, plain desc,
+        query)`` written there and reordered back. The user buffers are the inputs', then
+        the output's, in that order."""
+        users = [(self.user(desc), arg, query) for arg, desc, query in (*inputs, output)]
+        args = {arg: self.into(memory, pd.md(query)) for memory, arg, query in users[:-1]}
+        memory, arg, query = users[-1]
+        args[arg], back = self.out_of(pd.md(query), memory)
+        self.execute(pd, args)
+        back()
+
     def execute(self, pd, args: dict) -> None:
         """A step running ``pd``'s primitive on ``args`` (+ its scratchpad)."""
         scratch = pd.md(C.dnnl_query_scratchpad_md)

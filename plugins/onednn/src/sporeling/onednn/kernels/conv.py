@@ -50,15 +50,10 @@ def conv2d(backend, x, w, out=None, *, stride, padding, dilation, groups):
         geometry = _geometry(stride, padding, dilation)
         pd = _forward_pd(x.shape, w.shape, y_shape, x.dtype, geometry, groups,
                          C.dnnl_forward_training)
-        xu = b.user(_PLAIN(x.shape, x.dtype))
-        wu = b.user(_PLAIN(_weight_shape(w.shape, groups), w.dtype))
-        yu = b.user(_PLAIN(y_shape, x.dtype))
-        src = b.into(xu, pd.md(C.dnnl_query_src_md))
-        weights = b.into(wu, pd.md(C.dnnl_query_weights_md))
-        dst, back = b.out_of(pd.md(C.dnnl_query_dst_md), yu)
-        b.execute(pd, {C.DNNL_ARG_SRC: src, C.DNNL_ARG_WEIGHTS: weights,
-                       C.DNNL_ARG_DST: dst})
-        back()
+        b.at_edges(pd, [(C.DNNL_ARG_SRC, _PLAIN(x.shape, x.dtype), C.dnnl_query_src_md),
+                        (C.DNNL_ARG_WEIGHTS, _PLAIN(_weight_shape(w.shape, groups), w.dtype),
+                         C.dnnl_query_weights_md)],
+                   (C.DNNL_ARG_DST, _PLAIN(y_shape, x.dtype), C.dnnl_query_dst_md))
         b.extra = y_shape
 
     plan = cached_plan(("conv2d", x.shape, w.shape, x.dtype, stride, padding, dilation,
@@ -90,15 +85,11 @@ def conv_transpose2d(backend, g, w, out=None, *, stride, padding, dilation, grou
                            _ANY(_weight_shape(w.shape, groups), w.dtype),
                            _ANY(g.shape, g.dtype), *geometry, hint)
         b.keep.append(hint)
-        gu = b.user(_PLAIN(g.shape, g.dtype))
-        wu = b.user(_PLAIN(_weight_shape(w.shape, groups), w.dtype))
-        xu = b.user(_PLAIN(x_shape, dx.dtype))
-        diff_dst = b.into(gu, pd.md(C.dnnl_query_diff_dst_md))
-        weights = b.into(wu, pd.md(C.dnnl_query_weights_md))
-        diff_src, back = b.out_of(pd.md(C.dnnl_query_diff_src_md), xu)
-        b.execute(pd, {C.DNNL_ARG_DIFF_DST: diff_dst, C.DNNL_ARG_WEIGHTS: weights,
-                       C.DNNL_ARG_DIFF_SRC: diff_src})
-        back()
+        b.at_edges(pd, [(C.DNNL_ARG_DIFF_DST, _PLAIN(g.shape, g.dtype),
+                         C.dnnl_query_diff_dst_md),
+                        (C.DNNL_ARG_WEIGHTS, _PLAIN(_weight_shape(w.shape, groups), w.dtype),
+                         C.dnnl_query_weights_md)],
+                   (C.DNNL_ARG_DIFF_SRC, _PLAIN(x_shape, dx.dtype), C.dnnl_query_diff_src_md))
 
     key = ("conv_transpose2d", g.shape, w.shape, g.dtype, stride, padding, dilation,
            groups, output_padding)
@@ -123,15 +114,11 @@ def conv2d_weight_grad(backend, x, g, out=None, *, stride, padding, dilation, gr
                            _ANY(_weight_shape(w_shape, groups), x.dtype), None,
                            _ANY(g.shape, g.dtype), *geometry, hint)
         b.keep.append(hint)
-        xu = b.user(_PLAIN(x.shape, x.dtype))
-        gu = b.user(_PLAIN(g.shape, g.dtype))
-        wu = b.user(_PLAIN(_weight_shape(w_shape, groups), dw.dtype))
-        src = b.into(xu, pd.md(C.dnnl_query_src_md))
-        diff_dst = b.into(gu, pd.md(C.dnnl_query_diff_dst_md))
-        diff_w, back = b.out_of(pd.md(C.dnnl_query_diff_weights_md), wu)
-        b.execute(pd, {C.DNNL_ARG_SRC: src, C.DNNL_ARG_DIFF_DST: diff_dst,
-                       C.DNNL_ARG_DIFF_WEIGHTS: diff_w})
-        back()
+        b.at_edges(pd, [(C.DNNL_ARG_SRC, _PLAIN(x.shape, x.dtype), C.dnnl_query_src_md),
+                        (C.DNNL_ARG_DIFF_DST, _PLAIN(g.shape, g.dtype),
+                         C.dnnl_query_diff_dst_md)],
+                   (C.DNNL_ARG_DIFF_WEIGHTS, _PLAIN(_weight_shape(w_shape, groups), dw.dtype),
+                    C.dnnl_query_diff_weights_md))
 
     key = ("conv2d_weight_grad", x.shape, g.shape, x.dtype, stride, padding, dilation,
            groups, tuple(kernel_size))

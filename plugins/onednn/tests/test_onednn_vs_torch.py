@@ -1,5 +1,5 @@
 """The oneDNN kernels against PyTorch's (CPU), where PyTorch is installed: the optional
-cross-check (`tox -e onednn-torch`; skipped in the default run). PyTorch is never a
+cross-check (`tox -e torch-crosscheck`; skipped where torch is not installed). PyTorch is never a
 dependency of the plugin."""
 import numpy as np
 import pytest

@@ -28,6 +28,8 @@ try:  # bfloat16 where ml_dtypes is installed
 except ImportError:  # pragma: no cover
     pass
 
+_CHANNEL_BLOCKED = {8: C.dnnl_aBcd8b, 16: C.dnnl_aBcd16b}  # block -> nChw<block>c
+
 _ENGINE: c_void_p | None = None
 _STREAM: c_void_p | None = None
 
@@ -88,11 +90,34 @@ class Desc:
         return cls.tagged(shape, dtype, C.dnnl_format_tag_any)
 
     @classmethod
+    def activation(cls, shape, dtype, block: int | None) -> "Desc":
+        """An ``(N, C, H, W)`` activation: plain, or channel-blocked (``nChw8c`` /
+        ``nChw16c``: the NumPy array ``(N, C/block, H, W, block)``) when ``block`` is set."""
+        if not block:
+            return cls.plain(shape, dtype)
+        return cls.tagged(shape, dtype, _CHANNEL_BLOCKED[block])
+
+    @classmethod
     def of(cls, pd, what: int, index: int = 0) -> "Desc":
         """What primitive descriptor ``pd`` chose for ``what`` (e.g. ``dnnl_query_src_md``),
         borrowed: kept valid by holding ``pd``."""
         handle = load().dnnl_primitive_desc_query_md(pd.handle, what, index)
         return cls(c_void_p(handle), False, pd)
+
+    def inner_blocks(self) -> tuple[tuple[int, int], ...]:
+        """The layout's inner blocks as ``(axis, size)`` pairs: ``((1, 16),)`` for
+        ``nChw16c``, ``()`` for a plain one."""
+        count = ctypes.c_int32()
+        call("dnnl_memory_desc_query", self.handle, C.dnnl_query_inner_nblks_s32,
+             ctypes.byref(count))
+        if not count.value:
+            return ()
+        sizes, axes = ctypes.POINTER(ctypes.c_int64)(), ctypes.POINTER(ctypes.c_int64)()
+        call("dnnl_memory_desc_query", self.handle, C.dnnl_query_inner_blks,
+             ctypes.byref(sizes))
+        call("dnnl_memory_desc_query", self.handle, C.dnnl_query_inner_idxs,
+             ctypes.byref(axes))
+        return tuple((axes[i], sizes[i]) for i in range(count.value))
 
     @property
     def nbytes(self) -> int:

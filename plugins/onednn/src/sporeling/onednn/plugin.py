@@ -25,6 +25,11 @@ def sporeling_add_context_options(options) -> None:
                            "threads and OpenBLAS's fight on small machines); None: "
                            "BLAS's own default.",
                        valid="None or a positive int")
+    options.add_option("onednn_layouts", True, choices={"True": True, "False": False},
+                       doc="Graph mode keeps activations in oneDNN's channel-blocked layout "
+                           "between convolutions, batch norms and elementwise ops (the "
+                           "onednn_layouts pass); False: a reorder around every call.",
+                       valid="True or False")
     options.add_option("onednn_threads", None, convert=check_threads,
                        doc="oneDNN's (OpenMP's) threads; None: OpenMP's default (every "
                            "core, or OMP_NUM_THREADS).",
@@ -40,3 +45,15 @@ def sporeling_add_backends(backends) -> None:
 def sporeling_add_kernels(kernels) -> None:
     for primitive, (fn, memory) in ONEDNN_KERNELS.items():
         kernels.add_kernel(OneDnnBackend.name, primitive, fn, memory=memory)
+
+
+@impl
+def sporeling_add_primitives(primitives) -> None:
+    from .layouts import onednn_blocked_p, onednn_reorder_p
+    primitives.add_primitive(onednn_reorder_p, onednn_blocked_p)
+
+
+@impl
+def sporeling_add_passes(passes) -> None:
+    from .layouts import LAYOUTS
+    passes.add_pass(LAYOUTS)

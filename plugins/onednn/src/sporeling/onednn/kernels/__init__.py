@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sporeling.runtime import KernelMemory
 
-from . import conv, matmul, normalization, pooling, rnn, softmax
+from . import blocked, conv, matmul, normalization, pooling, rnn, softmax
 
 __all__ = ["ONEDNN_KERNELS"]
 
@@ -26,4 +26,7 @@ ONEDNN_KERNELS = {
     "gru": (rnn.gru, KernelMemory.FRESH),
     "lstm_grad": (rnn.lstm_grad, KernelMemory.FRESH),
     "gru_grad": (rnn.gru_grad, KernelMemory.FRESH),
+    # Graph mode's layout pass (layouts/): channel-blocked activations
+    "onednn_reorder": (blocked.onednn_reorder, _OUT),
+    "onednn_blocked": (blocked.onednn_blocked, KernelMemory.FRESH),
 }

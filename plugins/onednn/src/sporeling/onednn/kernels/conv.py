@@ -1,5 +1,6 @@
 """Convolution: forward, backward-data (``conv_transpose2d``) and backward-weights
-(``conv2d_weight_grad``), NCHW at the edges, the layouts inside chosen by oneDNN.
+(``conv2d_weight_grad``), NCHW at the edges (or channel-blocked activations, where Graph
+mode's layout pass keeps them so), the layouts inside chosen by oneDNN.
 
 Weights and activations are described as "any" so each primitive picks its blocked layout
 (plain NCHW makes oneDNN fall back to GEMM kernels several times slower); reorders at the
@@ -13,9 +14,10 @@ from .. import constants as C
 from ..lib import dims
 from ..memory import Desc
 from ..plan import PrimitiveDesc, cached_plan
+from ..blocking import blocked_shape, logical_shape
 from ._serve import contiguous, onednn_kernel, output
 
-_ANY, _PLAIN = Desc.any, Desc.plain
+_ANY, _PLAIN, _ACT = Desc.any, Desc.plain, Desc.activation
 
 
 def _geometry(stride, padding, dilation):
@@ -40,87 +42,98 @@ def _out_hw(hw, kernel, stride, padding, dilation):
                  for n, k, s, (lo, hi), d in zip(hw, kernel, stride, padding, dilation))
 
 
-@onednn_kernel("conv2d")
-def conv2d(backend, x, w, out=None, *, stride, padding, dilation, groups):
+def forward(backend, x, w, out=None, *, stride, padding, dilation, groups, blocks=(None, None)):
+    """``conv2d`` with its source and result plain or channel-blocked (``blocks``)."""
     x, w = contiguous(x), contiguous(w)
+    x_block, y_block = blocks
+    x_shape = logical_shape(x.shape, x_block)
+    y_shape = x_shape[:1] + w.shape[:1] + _out_hw(x_shape[2:], w.shape[2:], stride, padding,
+                                                  dilation)
 
     def build(b):
-        y_shape = x.shape[:1] + w.shape[:1] + _out_hw(x.shape[2:], w.shape[2:], stride,
-                                                      padding, dilation)
         geometry = _geometry(stride, padding, dilation)
-        pd = _forward_pd(x.shape, w.shape, y_shape, x.dtype, geometry, groups,
+        pd = _forward_pd(x_shape, w.shape, y_shape, x.dtype, geometry, groups,
                          C.dnnl_forward_training)
-        b.at_edges(pd, [(C.DNNL_ARG_SRC, _PLAIN(x.shape, x.dtype), C.dnnl_query_src_md),
+        b.at_edges(pd, [(C.DNNL_ARG_SRC, _ACT(x_shape, x.dtype, x_block), C.dnnl_query_src_md),
                         (C.DNNL_ARG_WEIGHTS, _PLAIN(_weight_shape(w.shape, groups), w.dtype),
                          C.dnnl_query_weights_md)],
-                   (C.DNNL_ARG_DST, _PLAIN(y_shape, x.dtype), C.dnnl_query_dst_md))
-        b.extra = y_shape
+                   (C.DNNL_ARG_DST, _ACT(y_shape, x.dtype, y_block), C.dnnl_query_dst_md))
 
     plan = cached_plan(("conv2d", x.shape, w.shape, x.dtype, stride, padding, dilation,
-                        groups), build)
-    y = output(backend, out, plan.extra, x.dtype)
+                        groups, blocks), build)
+    y = output(backend, out, blocked_shape(y_shape, y_block), x.dtype)
     plan.run(x, w, y)
     return y
 
 
-@onednn_kernel("conv_transpose2d")
-def conv_transpose2d(backend, g, w, out=None, *, stride, padding, dilation, groups,
-                     output_padding):
-    """The adjoint of ``conv2d`` in its input: convolution backward-data."""
+def backward_data(backend, g, w, out=None, *, stride, padding, dilation, groups,
+                  output_padding, blocks=(None, None)):
+    """``conv_transpose2d`` (convolution backward-data), ``g`` and the result plain or
+    channel-blocked (``blocks``)."""
     g, w = contiguous(g), contiguous(w)
-    n, o, oh, ow = g.shape
+    g_block, dx_block = blocks
+    g_shape = logical_shape(g.shape, g_block)
+    n, o, oh, ow = g_shape
     _, cg, kh, kw = w.shape
     size = tuple((m - 1) * s - lo - hi + d * (k - 1) + 1 + p
                  for m, k, s, (lo, hi), d, p in zip((oh, ow), (kh, kw), stride, padding,
                                                     dilation, output_padding))
     x_shape = (n, cg * groups) + size
-    dx = output(backend, out, x_shape, g.dtype)
+    dx = output(backend, out, blocked_shape(x_shape, dx_block), g.dtype)
 
     def build(b):
         geometry = _geometry(stride, padding, dilation)
-        hint = _forward_pd(x_shape, w.shape, g.shape, g.dtype, geometry, groups,
+        hint = _forward_pd(x_shape, w.shape, g_shape, g.dtype, geometry, groups,
                            C.dnnl_forward_training)
         pd = PrimitiveDesc("convolution_backward_data", C.dnnl_convolution_direct,
                            _ANY(x_shape, g.dtype),
                            _ANY(_weight_shape(w.shape, groups), w.dtype),
-                           _ANY(g.shape, g.dtype), *geometry, hint)
+                           _ANY(g_shape, g.dtype), *geometry, hint)
         b.keep.append(hint)
-        b.at_edges(pd, [(C.DNNL_ARG_DIFF_DST, _PLAIN(g.shape, g.dtype),
+        b.at_edges(pd, [(C.DNNL_ARG_DIFF_DST, _ACT(g_shape, g.dtype, g_block),
                          C.dnnl_query_diff_dst_md),
                         (C.DNNL_ARG_WEIGHTS, _PLAIN(_weight_shape(w.shape, groups), w.dtype),
                          C.dnnl_query_weights_md)],
-                   (C.DNNL_ARG_DIFF_SRC, _PLAIN(x_shape, dx.dtype), C.dnnl_query_diff_src_md))
+                   (C.DNNL_ARG_DIFF_SRC, _ACT(x_shape, dx.dtype, dx_block),
+                    C.dnnl_query_diff_src_md))
 
     key = ("conv_transpose2d", g.shape, w.shape, g.dtype, stride, padding, dilation,
-           groups, output_padding)
+           groups, output_padding, blocks)
     cached_plan(key, build).run(g, w, dx)
     return dx
 
 
-@onednn_kernel("conv2d_weight_grad")
-def conv2d_weight_grad(backend, x, g, out=None, *, stride, padding, dilation, groups,
-                       kernel_size):
-    """The adjoint of ``conv2d`` in its weight: convolution backward-weights."""
+def backward_weights(backend, x, g, out=None, *, stride, padding, dilation, groups,
+                     kernel_size, blocks=(None, None)):
+    """``conv2d_weight_grad`` (convolution backward-weights), ``x`` and ``g`` plain or
+    channel-blocked (``blocks``); the weight gradient is plain."""
     x, g = contiguous(x), contiguous(g)
-    w_shape = (g.shape[1], x.shape[1] // groups) + tuple(kernel_size)
+    x_block, g_block = blocks
+    x_shape, g_shape = logical_shape(x.shape, x_block), logical_shape(g.shape, g_block)
+    w_shape = (g_shape[1], x_shape[1] // groups) + tuple(kernel_size)
     dw = output(backend, out, w_shape, x.dtype)
 
     def build(b):
         geometry = _geometry(stride, padding, dilation)
-        hint = _forward_pd(x.shape, w_shape, g.shape, x.dtype, geometry, groups,
+        hint = _forward_pd(x_shape, w_shape, g_shape, x.dtype, geometry, groups,
                            C.dnnl_forward_training)
         pd = PrimitiveDesc("convolution_backward_weights", C.dnnl_convolution_direct,
-                           _ANY(x.shape, x.dtype),
+                           _ANY(x_shape, x.dtype),
                            _ANY(_weight_shape(w_shape, groups), x.dtype), None,
-                           _ANY(g.shape, g.dtype), *geometry, hint)
+                           _ANY(g_shape, g.dtype), *geometry, hint)
         b.keep.append(hint)
-        b.at_edges(pd, [(C.DNNL_ARG_SRC, _PLAIN(x.shape, x.dtype), C.dnnl_query_src_md),
-                        (C.DNNL_ARG_DIFF_DST, _PLAIN(g.shape, g.dtype),
+        b.at_edges(pd, [(C.DNNL_ARG_SRC, _ACT(x_shape, x.dtype, x_block), C.dnnl_query_src_md),
+                        (C.DNNL_ARG_DIFF_DST, _ACT(g_shape, g.dtype, g_block),
                          C.dnnl_query_diff_dst_md)],
                    (C.DNNL_ARG_DIFF_WEIGHTS, _PLAIN(_weight_shape(w_shape, groups), dw.dtype),
                     C.dnnl_query_diff_weights_md))
 
     key = ("conv2d_weight_grad", x.shape, g.shape, x.dtype, stride, padding, dilation,
-           groups, tuple(kernel_size))
+           groups, tuple(kernel_size), blocks)
     cached_plan(key, build).run(x, g, dw)
     return dw
+
+
+conv2d = onednn_kernel("conv2d")(forward)
+conv_transpose2d = onednn_kernel("conv_transpose2d")(backward_data)
+conv2d_weight_grad = onednn_kernel("conv2d_weight_grad")(backward_weights)

@@ -20,19 +20,19 @@ from ._serve import NotServed, contiguous, onednn_kernel, output
 _PLAIN = Desc.plain
 
 
-def _batch_plan(shape, dtype, eps):
+def _batch_plan(shape, dtype, eps, block=None):
     c = shape[1]
 
     def build(b):
+        data = Desc.activation(shape, dtype, block) if len(shape) == 4 else _PLAIN(shape, dtype)
         pd = PrimitiveDesc("batch_normalization_forward", C.dnnl_forward_training,
-                           _PLAIN(shape, dtype), _PLAIN(shape, dtype), eps,
-                           C.dnnl_normalization_flags_none)
-        b.execute(pd, {C.DNNL_ARG_SRC: b.user(_PLAIN(shape, dtype)),
-                       C.DNNL_ARG_DST: b.user(_PLAIN(shape, dtype)),
+                           data, data, eps, C.dnnl_normalization_flags_none)
+        b.execute(pd, {C.DNNL_ARG_SRC: b.user(data),
+                       C.DNNL_ARG_DST: b.user(data),
                        C.DNNL_ARG_MEAN: b.user(_PLAIN((c,), dtype)),
                        C.DNNL_ARG_VARIANCE: b.user(_PLAIN((c,), dtype))})
 
-    return cached_plan(("normalize/batch", shape, dtype, eps), build)
+    return cached_plan(("normalize/batch", shape, dtype, eps, block), build)
 
 
 def _layer_plan(rows, features, dtype, eps):
@@ -60,6 +60,17 @@ def _plan(shape, dtype, axis, eps):
         return _layer_plan(int(np.prod(shape[:ndim - len(axis)])), features, dtype, eps)
     raise NotServed("normalize", f"axis {axis} of a {ndim}-d input is neither every axis "
                                  "but 1 (batch norm) nor the trailing axes (layer norm)")
+
+
+def batch_norm_blocked(backend, x, *, eps, block):
+    """``normalize`` over ``(0, 2, 3)`` of a channel-blocked activation ``(N, C/b, H, W,
+    b)``: ``(y, mean, var)``, ``y`` blocked as ``x``, the statistics ``(1, C, 1, 1)``."""
+    x = contiguous(x)
+    n, cb, h, w, b = x.shape
+    shape, stats = (n, cb * b, h, w), (1, cb * b, 1, 1)
+    y, mean, var = (backend.allocate(s, x.dtype) for s in (x.shape, stats, stats))
+    _batch_plan(shape, x.dtype, float(eps), block).run(x, y, mean, var)
+    return y, mean, var
 
 
 @onednn_kernel("normalize")

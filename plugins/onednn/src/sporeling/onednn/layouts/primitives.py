@@ -1,0 +1,50 @@
+"""The two primitives Graph mode's layout pass (:mod:`.assign`) writes: values in oneDNN's
+channel-blocked layout are ordinary arrays ``(N, C/b, H, W, b)`` (``nChw8c`` /
+``nChw16c``), so elementwise ops and the memory plan handle them as they are; these two
+primitives are what only the oneDNN backend runs.
+
+* ``onednn_reorder(x; block, to)``: ``(N, C, H, W)`` into the blocked array (``to="blocked"``)
+  or back (``to="plain"``).
+* ``onednn_blocked(*inputs; op, params, blocks_in, blocks_out)``: primitive ``op`` (a
+  convolution or batch normalisation) with the inputs and results whose block is set
+  blocked. Its abstract rule is ``op``'s on the logical shapes.
+
+They appear only after autodiff, in graphs lowered on the oneDNN backend: neither has a
+backward or batching rule.
+"""
+from __future__ import annotations
+
+from sporeling.compiler import Aval, Primitive, primitives
+
+from ..blocking import blocked_shape, logical_shape
+
+__all__ = ["onednn_reorder_p", "onednn_blocked_p", "BLOCKED_OPS"]
+
+BLOCKED_OPS = ("conv2d", "conv_transpose2d", "conv2d_weight_grad", "normalize")
+"""The primitives ``onednn_blocked`` wraps (kernels in ``kernels/blocked.py``)."""
+
+
+onednn_reorder_p = Primitive("onednn_reorder", differentiable=False,
+                             doc="an (N, C, H, W) value into oneDNN's channel-blocked "
+                                 "array (N, C/b, H, W, b), or back")
+
+
+@onednn_reorder_p.def_abstract_eval
+def _reorder_aval(x, *, block, to):
+    if to == "blocked":
+        return Aval(blocked_shape(x.shape, block), x.dtype)
+    return Aval(logical_shape(x.shape, block), x.dtype)
+
+
+onednn_blocked_p = Primitive("onednn_blocked", multiple_results=True, differentiable=False,
+                             doc="a convolution or batch normalisation on channel-blocked "
+                                 "activations (oneDNN backend)")
+
+
+@onednn_blocked_p.def_abstract_eval
+def _blocked_aval(*avals, op, params, blocks_in, blocks_out):
+    prim = primitives()[op]
+    logical = [Aval(logical_shape(a.shape, b), a.dtype) for a, b in zip(avals, blocks_in)]
+    out = prim.abstract(*logical, **dict(params))
+    outs = out if prim.multiple_results else (out,)
+    return tuple(Aval(blocked_shape(a.shape, b), a.dtype) for a, b in zip(outs, blocks_out))

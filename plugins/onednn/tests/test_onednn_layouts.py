@@ -1,0 +1,98 @@
+"""Graph mode's layout pass (``onednn_layouts``): activations stay channel-blocked between
+convolutions, batch norms, elementwise ops and channel reductions, and the results equal
+the plain graph's to float32 rounding."""
+import numpy as np
+import pytest
+
+from sporeling.compiler import ops
+from sporeling.compiler.ir import evaluate, make_graph
+from sporeling.compiler.lowering import lower
+from sporeling.compiler.passes import PassContext, optimize
+from sporeling.compiler.transforms.graph_autodiff import value_and_grad_graph
+from sporeling.core import set_context
+from sporeling.runtime import get_backend
+
+from sporeling.onednn.kernels.blocked import onednn_blocked, onednn_reorder
+from sporeling.onednn.layouts import assign_layouts, block_size
+
+ONEDNN = get_backend("onednn")
+B = block_size()
+pytestmark = pytest.mark.skipif(B is None, reason="oneDNN picks no channel block on this CPU")
+RNG = np.random.default_rng(0)
+
+
+def residual_block(x, w1, w2, gamma, beta):
+    """conv -> batch norm (training statistics) -> relu -> conv -> + x -> relu -> mean:
+    a ResNet block and its loss, every 4-d value with C a multiple of the block."""
+    h, _, _ = ops.nn.batch_norm(ops.nn.conv2d(x, w1, padding=1), np.zeros(2 * B, np.float32),
+                                np.ones(2 * B, np.float32), gamma, beta, training=True)
+    h = ops.relu(ops.nn.conv2d(ops.relu(h), w2, padding=1))
+    return ops.mean(ops.mul(ops.add(h, x), ops.add(h, x)))
+
+
+def _inputs():
+    c = 2 * B
+    return (RNG.standard_normal((2, c, 6, 6)).astype(np.float32),
+            (RNG.standard_normal((c, c, 3, 3)) * 0.2).astype(np.float32),
+            (RNG.standard_normal((c, c, 3, 3)) * 0.2).astype(np.float32),
+            RNG.uniform(0.5, 1.5, c).astype(np.float32), RNG.standard_normal(c).astype(np.float32))
+
+
+def close(got, want):
+    scale = max(float(np.abs(want).max()), 1.0)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-5 * scale)
+
+
+def test_a_training_step_keeps_activations_blocked_and_equals_the_plain_graph():
+    args = _inputs()
+    graph = value_and_grad_graph(make_graph(residual_block, *args), argnums=(0, 1, 2, 3, 4))
+    ctx = PassContext()
+    blocked = assign_layouts(graph, ctx)
+    counts = blocked.primitive_counts()
+    # 2 convolutions, 1 batch norm, 2 backward-data, 2 backward-weights
+    assert counts["onednn_blocked"] == 7 and ctx.stats["onednn_layouts.blocked_ops"] == 7
+    # the only reorders: x into the blocked layout, x's gradient out (a graph output); the
+    # loss's mean reads the blocked array, its constant gradient is blocked at compile time
+    assert counts["onednn_reorder"] == 2, counts
+    want = evaluate(graph, *args)
+    got = lower(blocked, backend=ONEDNN)(*args)
+    for g, w in zip(got, want):
+        close(g, w)
+
+
+def test_the_pass_runs_in_graph_mode_only_on_the_onednn_backend():
+    graph = make_graph(residual_block, *_inputs())
+    set_context(backend="onednn")
+    assert "onednn_blocked" in optimize(graph, "O1").primitive_counts()
+    set_context(onednn_layouts=False)
+    assert "onednn_blocked" not in optimize(graph, "O1").primitive_counts()
+    set_context(onednn_layouts=True, backend="numpy")
+    assert "onednn_blocked" not in optimize(graph, "O1").primitive_counts()
+
+
+def test_channels_the_block_does_not_divide_stay_plain():
+    x = RNG.standard_normal((2, 3, 8, 8)).astype(np.float32)
+    w = RNG.standard_normal((6, 3, 3, 3)).astype(np.float32)
+    graph = make_graph(lambda x, w: ops.sum(ops.relu(ops.nn.conv2d(x, w))), x, w)
+    assert assign_layouts(graph, PassContext()) is graph
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.bool_])
+def test_reorders_there_and_back(dtype):
+    x = (RNG.standard_normal((2, 2 * B, 3, 5)) > 0).astype(dtype)
+    blocked = onednn_reorder(ONEDNN, x, block=B, to="blocked")
+    want = x.reshape(2, 2, B, 3, 5).transpose(0, 1, 3, 4, 2)
+    np.testing.assert_array_equal(blocked, want)
+    np.testing.assert_array_equal(onednn_reorder(ONEDNN, blocked, block=B, to="plain"), x)
+
+
+def test_a_blocked_call_onednn_cannot_serve_gives_the_plain_kernels_result():
+    x = RNG.standard_normal((2, B, 4, 4)).astype(np.float32)
+    xb = onednn_reorder(ONEDNN, x, block=B, to="blocked")
+    # batch norm whose result is asked plain: no blocked kernel, so the plain path serves
+    y, mean, var = onednn_blocked(ONEDNN, xb, op="normalize",
+                                  params=(("axis", (0, 2, 3)), ("eps", 1e-5)),
+                                  blocks_in=(B,), blocks_out=(None, None, None))
+    want = get_backend("numpy").run("normalize", x, axis=(0, 2, 3), eps=1e-5)
+    for g, w in zip((y, mean, var), want):
+        close(g, w)

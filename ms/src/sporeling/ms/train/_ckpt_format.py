@@ -23,6 +23,13 @@ concatenated; each carries the full dims). A string (``append_dict``) is a value
 ``[0]``, type ``"str"`` and NumPy's UTF-32 bytes. With ``crc_check`` MindSpore appends
 ``b"crc_num"`` and the CRC32 of everything before it as 10 big-endian bytes.
 
+Sporeling adds one field to each ``Checkpoint.Value`` it writes, after MindSpore's:
+``fixed32 sporeling_crc32 = 1000``, the CRC32 of the value's other bytes (tag and tensor),
+so a damaged record is an error naming its tensor. MindSpore's parser (protobuf, proto2)
+skips fields it does not know, and its loader reads only ``tag`` and ``tensor``: the files
+load in MindSpore as before. A file has the field in every record or in none (MindSpore's
+own files, read unchecked but for their ``crc_check`` trailer).
+
 The message classes are built here from a descriptor made in Python (no ``protoc``, no
 generated module), in a private descriptor pool, so they cannot clash with MindSpore's own
 when both are imported. Reading walks the file's records itself: every length is checked
@@ -41,6 +48,7 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError
 
 from sporeling.expression.serialization import CheckpointError, atomic_write
+from sporeling.expression.serialization.checksums import crc32
 
 from ..common.dtype import bfloat16 as _bfloat16
 
@@ -52,6 +60,9 @@ CRC_MARK = b"crc_num"          # MindSpore's trailer: b"crc_num" + CRC32 in 10 b
 _CRC_TRAILER = len(CRC_MARK) + 10
 SLICE_BYTES = 512 * 1024 * 1024  # MindSpore slices a parameter's content at 512 MiB
 _RECORD_TAG = 0x0A             # Checkpoint.value: field 1, wire type 2 (length-delimited)
+CHECKSUM_FIELD = 1000          # Value.sporeling_crc32: far above MindSpore's fields (1-3)
+_CHECKSUM_TAG = b"\xc5\x3e"     # its key: varint of 1000 << 3 | 5 (wire type 5: fixed32)
+_CHECKSUM_BYTES = len(_CHECKSUM_TAG) + 4
 
 
 def descriptor() -> descriptor_pb2.FileDescriptorProto:
@@ -86,8 +97,21 @@ def _classes():
                  for name in ("Checkpoint", "TensorProto", "MapTensorProto"))
 
 
+def _checked_value_class():
+    """``Checkpoint.Value`` with Sporeling's checksum field, in a pool of its own."""
+    F = descriptor_pb2.FieldDescriptorProto
+    proto = descriptor()
+    proto.name = "sporeling/ms/checkpoint_checked.proto"
+    proto.message_type[0].nested_type[0].field.add(
+        name="sporeling_crc32", number=CHECKSUM_FIELD, label=F.LABEL_OPTIONAL,
+        type=F.TYPE_FIXED32)
+    pool = descriptor_pool.DescriptorPool()
+    pool.AddSerializedFile(proto.SerializeToString())
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName("Checkpoint.Value"))
+
+
 Checkpoint, TensorProto, MapTensorProto = _classes()
-_Value = Checkpoint.Value
+_Value = _checked_value_class()
 
 # MindSpore's tensor_type strings (str(mstype.X)) and the NumPy dtypes they hold
 TYPE_NAMES: dict[str, np.dtype] = {
@@ -123,23 +147,45 @@ def _little_endian(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _record(name: str, dims, type_name: str, content) -> bytes:
-    message = Checkpoint()
-    value = message.value.add()
+def _varint_bytes(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _record_parts(name: str, dims, type_name: str, content) -> tuple[bytes, bytes, bytes]:
+    """One serialized ``Checkpoint`` message in three parts, not joined (a part may be
+    512 MiB): its key and length, MindSpore's ``Value``, the value's checksum field."""
+    value = Checkpoint.Value()
     value.tag = name
     value.tensor.dims.extend(int(d) for d in dims)
     value.tensor.tensor_type = type_name
     value.tensor.tensor_content = content if isinstance(content, bytes) else \
         np.ascontiguousarray(content).tobytes()
-    return message.SerializeToString()
+    body = value.SerializeToString()
+    checksum = _CHECKSUM_TAG + crc32(body).to_bytes(4, "little")
+    return bytes([_RECORD_TAG]) + _varint_bytes(len(body) + _CHECKSUM_BYTES), body, checksum
+
+
+def _record(name: str, dims, type_name: str, content) -> bytes:
+    return b"".join(_record_parts(name, dims, type_name, content))
 
 
 def ckpt_records(name: str, value, where: str | None = None) -> Iterator[bytes]:
-    """The serialized ``Checkpoint`` messages MindSpore writes for one entry: a ``str``, or
-    an array (a NumPy array or anything with ``asnumpy()``), sliced at :data:`SLICE_BYTES`."""
+    """The serialized ``Checkpoint`` messages Sporeling writes for one entry (MindSpore's,
+    each with its checksum): a ``str``, or an array (a NumPy array or anything with
+    ``asnumpy()``), sliced at :data:`SLICE_BYTES`."""
+    for parts in _entry_records(name, value, where):
+        yield b"".join(parts)
+
+
+def _entry_records(name: str, value, where: str | None) -> Iterator[tuple[bytes, ...]]:
     if isinstance(value, str):
         text = np.array(value, dtype=f"<U{max(len(value), 1)}")
-        yield _record(name, [0], _STR, text.tobytes())
+        yield _record_parts(name, [0], _STR, text.tobytes())
         return
     array = np.asarray(value.asnumpy() if hasattr(value, "asnumpy") else value)
     type_name = tensor_type_name(array.dtype)
@@ -150,10 +196,10 @@ def ckpt_records(name: str, value, where: str | None = None) -> Iterator[bytes]:
                               hint="cast it, or save with format='safetensors'")
     data = _little_endian(array).reshape(-1).view(np.uint8)  # bytes, without a copy
     if len(data) <= SLICE_BYTES:
-        yield _record(name, array.shape, type_name, data)
+        yield _record_parts(name, array.shape, type_name, data)
         return
     for start in range(0, len(data), SLICE_BYTES):
-        yield _record(name, array.shape, type_name, data[start:start + SLICE_BYTES])
+        yield _record_parts(name, array.shape, type_name, data[start:start + SLICE_BYTES])
 
 
 def write_ckpt(path: str, entries: Iterable[tuple[str, object]], crc_check: bool = False
@@ -167,9 +213,10 @@ def write_ckpt(path: str, entries: Iterable[tuple[str, object]], crc_check: bool
         crc = 0
         with open(tmp, "wb") as f:
             for name, value in entries:
-                for record in ckpt_records(name, value, where=path):
-                    f.write(record)
-                    crc = zlib.crc32(record, crc)
+                for parts in _entry_records(name, value, path):
+                    for part in parts:
+                        f.write(part)
+                        crc = zlib.crc32(part, crc)
             if crc_check:
                 f.write(CRC_MARK + crc.to_bytes(10, "big"))
 
@@ -263,26 +310,30 @@ def parse_ckpt(data: bytes, where: str, crc_check: bool = False) -> list[tuple[s
     written twice keeps its last value, as MindSpore's loader does). Any damage is a
     :class:`CheckpointError` naming ``where`` and, when known, the tensor.
 
-    The CRC32 trailer is checked whenever present; ``crc_check=True`` also requires it.
+    Each record's checksum (Sporeling's files) is checked, and the CRC32 trailer whenever
+    present (after the records, so that an error can name the damaged tensor);
+    ``crc_check=True`` also requires the trailer.
     """
     view = memoryview(data)
     end = len(view)
     if end == 0:
         raise _error("the file is empty", where, expected="a MindSpore .ckpt")
+    trailer_error = None
     if end >= _CRC_TRAILER and bytes(view[end - _CRC_TRAILER:end - 10]) == CRC_MARK:
         stored = int.from_bytes(view[end - 10:end], "big")
         end -= _CRC_TRAILER
         actual = zlib.crc32(view[:end])
         if actual != stored:
-            raise _error("the CRC32 stored by crc_check does not match the content",
-                         where, got=f"{actual:#010x}", expected=f"{stored:#010x}",
-                         hint="the file is damaged")
+            trailer_error = _error("the CRC32 stored by crc_check does not match the content",
+                                   where, got=f"{actual:#010x}", expected=f"{stored:#010x}",
+                                   hint="the file is damaged")
     elif crc_check:
         raise _error("crc_check=True but the file has no CRC32 trailer", where,
                      hint="save it with crc_check=True, or load it with crc_check=False")
     out: dict[str, object] = {}
     group: _Group | None = None
     pos = index = 0
+    checked = None  # whether the file's records carry checksums: all of them or none
     while pos < end:
         start = pos
         if view[pos] != _RECORD_TAG:
@@ -309,6 +360,16 @@ def parse_ckpt(data: bytes, where: str, crc_check: bool = False) -> list[tuple[s
             raise _error(f"record {index} at byte {start} lacks required fields "
                          f"({', '.join(value.FindInitializationErrors())})", where,
                          value.tag or None, hint="the file is damaged")
+        has_checksum = value.HasField("sporeling_crc32")
+        if checked is None:
+            checked = has_checksum
+        if has_checksum != checked:
+            has = "has" if has_checksum else "lacks"
+            raise _error(f"record {index} at byte {start} {has} a checksum, unlike record 0",
+                         where, value.tag, hint="the file is damaged")
+        if checked:
+            _check_record(view[pos:pos + length], value.sporeling_crc32, where, value.tag,
+                          f"record {index} at byte {start}")
         pos += length
         index += 1
         tag = value.tag
@@ -329,10 +390,24 @@ def parse_ckpt(data: bytes, where: str, crc_check: bool = False) -> list[tuple[s
                 out[group.tag] = _finish(group, where)
             group = _Group(tag, dims, tensor.tensor_type, start)
         group.chunks.append(tensor.tensor_content)
+    if trailer_error is not None:
+        raise trailer_error
     if group is not None:
         out.pop(group.tag, None)
         out[group.tag] = _finish(group, where)
     return list(out.items())
+
+
+def _check_record(record, stored: int, where: str, tag: str, which: str) -> None:
+    """A record's checksum is its last field (as written here) and matches the rest."""
+    if bytes(record[-_CHECKSUM_BYTES:]) != _CHECKSUM_TAG + stored.to_bytes(4, "little"):
+        raise _error(f"{which}: its checksum is not its last field", where, tag,
+                     hint="the file is damaged")
+    actual = crc32(record[:-_CHECKSUM_BYTES])
+    if actual != stored:
+        raise _error(f"{which}: its bytes do not match the checksum stored with them", where,
+                     tag, expected=f"CRC32 {stored:08x}", got=f"CRC32 {actual:08x}",
+                     hint="the file is damaged; load an intact copy")
 
 
 def read_ckpt(path: str, crc_check: bool = False) -> list[tuple[str, object]]:

@@ -4,7 +4,8 @@ in MindSpore's own protobuf format, or safetensors with ``format="safetensors"``
 ``save_checkpoint(net, "lenet.ckpt")`` writes the file MindSpore 2.10 writes, where it
 writes it (``.ckpt``, or ``.safetensors`` with that format, is appended when the name does
 not end with it), atomically: a temporary beside it, then a rename, so a failed save leaves
-the old file. ``load_checkpoint`` tells the two formats apart by their content, whatever the
+the old file. Each tensor gets a CRC32 (a field MindSpore's parser skips in a ``.ckpt``, a
+header entry in safetensors), checked on load. ``load_checkpoint`` tells the two formats apart by their content, whatever the
 suffix, and returns ``{name: Parameter or str}``. ``ckpt_to_safetensors`` and
 ``safetensors_to_ckpt`` convert files or ``rank*`` folders as MindSpore's do. Nothing is
 unpickled; a damaged or truncated file is a :class:`CheckpointError` naming the file and,
@@ -212,7 +213,8 @@ def _read(path: str, crc_check: bool = False) -> list[tuple[str, object]]:
         return read_ckpt(path, crc_check)
     if crc_check:
         warnings.warn(f"load_checkpoint: crc_check=True but {path} is a safetensors file: "
-                      "no CRC32 checked", CheckpointWarning, stacklevel=3)
+                      "no CRC32 trailer (its per-tensor checksums, when it has them, are "
+                      "checked anyway)", CheckpointWarning, stacklevel=3)
     tensors, metadata = read_tensors(path)
     strings = {}
     if _STRINGS_KEY in metadata:  # sporeling.expression's loader checks and decodes them

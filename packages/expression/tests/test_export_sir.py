@@ -1,8 +1,10 @@
 """sx.export / sx.load in the SIR format: hand-built nets round-trip, a fresh process that
 never imported the model's source runs the file, Graph mode and grad work on a GraphCell."""
+import json
 import os
 import subprocess
 import sys
+import zipfile
 
 import numpy as np
 import pytest
@@ -169,3 +171,45 @@ def test_a_user_exception_class_is_refused_by_name(tmp_path):
     with pytest.raises(SIRError, match="check.*parameter 'errors'.*MyError"):
         sx.export(Checked(), sx.Tensor(np.ones((2, 3), np.float32)),
                   file_name=str(tmp_path / "m"))
+
+
+def _with_meta(path, change):
+    with zipfile.ZipFile(path) as z:
+        members = {n: z.read(n) for n in z.namelist()}
+    doc = json.loads(members["graph.json"])
+    change(doc["meta"])
+    members["graph.json"] = json.dumps(doc).encode()
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+
+
+@pytest.mark.parametrize("change, field, words", [
+    (lambda m: m.update(input_names=5), "input_names", "malformed input names.*got 5"),
+    (lambda m: m.update(input_names=["x", "x"]), "input_names",
+     "expected a list of 2 distinct strings"),
+    (lambda m: m.update(input_names=["x"]), "input_names", "malformed input names"),
+    (lambda m: m.update(model=["x"]), "model", "malformed model name"),
+    (lambda m: m.update(out_structure={"set": [None]}), "out_structure",
+     "malformed output structure"),
+    (lambda m: m.update(out_structure={"tuple": [None, None]}), "out_structure",
+     "does not fit the graph in meta.out_structure; expected 1 tensors, got 2"),
+    (lambda m: m.update(out_structure={"tuple": []}), "out_structure", "does not fit"),
+])
+def test_load_checks_the_meta_section(tmp_path, change, field, words):
+    x = sx.Tensor(np.ones((2, 3), np.float32))
+    path = sx.export(lambda a, b: a * b, x, x, file_name=str(tmp_path / "m"))
+    _with_meta(path, change)
+    with pytest.raises(SIRError, match=words) as info:
+        sx.load(path)
+    assert info.value.field == f"meta.{field}" and str(path) in str(info.value)
+
+
+def test_load_passes_the_size_limits_on(tmp_path):
+    x = sx.Tensor(np.ones((2, 3), np.float32))
+    path = sx.export(sx.nn.Dense(3, 2), x, file_name=str(tmp_path / "m"))
+    with pytest.raises(SIRError, match=r"larger than the limit in graph.json.*max_graph_bytes"):
+        sx.load(path, max_graph_bytes=100)
+    with pytest.raises(SIRError, match=r"in constants.safetensors.*max_constants_bytes"):
+        sx.load(path, max_constants_bytes=10)
+    assert sx.load(path, max_graph_bytes=10**6)(x).shape == (2, 2)

@@ -10,11 +10,13 @@ The Python API users call is ``sporeling.expression.export`` / ``load``.
 """
 from .errors import ExportError, ONNXExportError, SIRError
 from .graph_prep import bind_constants, export_passes, prepare_for_export
-from .sir import SIR_FORMAT, SIR_VERSION, SUPPORTED_VERSIONS, load_sir, save_sir
+from .sir import (MAX_GRAPH_BYTES, MAX_JSON_DEPTH, SIR_FORMAT, SIR_VERSION, SUPPORTED_VERSIONS,
+                  load_sir, save_sir)
 from .sir_codec import decode_graph, encode_graph
 
 __all__ = ["ExportError", "ONNXExportError", "SIRError", "bind_constants", "export_passes",
            "prepare_for_export", "SIR_FORMAT", "SIR_VERSION", "SUPPORTED_VERSIONS",
+           "MAX_GRAPH_BYTES", "MAX_JSON_DEPTH",
            "load_sir", "save_sir", "decode_graph", "encode_graph", "to_onnx"]
 
 

@@ -12,7 +12,13 @@ class ExportError(SporelingError, ValueError):
 
 class SIRError(ExportError):
     """A SIR file cannot be written or read: damaged, of an unknown version, or naming a
-    primitive or parameter this installation does not know."""
+    primitive or parameter this installation does not know. ``field`` names the part of
+    the file at fault (a zip member, or a path into ``graph.json`` such as
+    ``graph.equations[3].params``), or is None."""
+
+    def __init__(self, message: str = "", *, field: str | None = None, **kw):
+        self.field = field
+        super().__init__(f"{message} in {field}" if field else message, **kw)
 
 
 class ONNXExportError(ExportError):

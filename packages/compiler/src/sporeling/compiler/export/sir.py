@@ -18,14 +18,16 @@ import numpy as np
 from ..ir import Graph
 from .errors import SIRError
 from .sir_codec import decode_graph, encode_graph
+from .sir_container import CONSTANTS_MEMBER, GRAPH_MEMBER, MAX_GRAPH_BYTES, read_members
+from .sir_json import MAX_JSON_DEPTH, parse_json
+from .sir_schema import Fields, show
 
-__all__ = ["SIR_FORMAT", "SIR_VERSION", "SUPPORTED_VERSIONS", "save_sir", "load_sir"]
+__all__ = ["SIR_FORMAT", "SIR_VERSION", "SUPPORTED_VERSIONS", "MAX_GRAPH_BYTES",
+           "MAX_JSON_DEPTH", "save_sir", "load_sir"]
 
 SIR_FORMAT = "sporeling-sir"
 SIR_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
-GRAPH_MEMBER = "graph.json"
-CONSTANTS_MEMBER = "constants.safetensors"
 
 
 def save_sir(graph: Graph, path, *, meta: dict | None = None) -> Path:
@@ -69,47 +71,40 @@ def _producer() -> str:
         return "sporeling-compiler"
 
 
-def load_sir(path) -> tuple[Graph, dict]:
+def load_sir(path, *, max_graph_bytes: int = MAX_GRAPH_BYTES,
+             max_constants_bytes: int | None = None) -> tuple[Graph, dict]:
     """The graph stored at ``path`` and its ``meta``; a :class:`SIRError` naming the file
-    for anything that is not an intact SIR file of a supported version."""
+    (and the member or field at fault) for anything that is not an intact SIR file of a
+    supported version.
+
+    ``max_graph_bytes`` (default :data:`MAX_GRAPH_BYTES`, 64 MiB) and
+    ``max_constants_bytes`` (default: the file's size, as constants are stored
+    uncompressed) limit what each member may inflate to; ``graph.json`` may nest
+    :data:`MAX_JSON_DEPTH` levels.
+    """
     path = Path(path)
     where = str(path)
     if not path.is_file():
         raise SIRError("no such SIR file", where=where, expected="an existing file")
-    try:
-        with zipfile.ZipFile(path) as z:
-            names = set(z.namelist())
-            if GRAPH_MEMBER not in names:
-                raise SIRError("not a SIR file", where=where,
-                               expected=f"a zip holding {GRAPH_MEMBER}", got=sorted(names)[:5])
-            text = z.read(GRAPH_MEMBER)
-            blob = z.read(CONSTANTS_MEMBER) if CONSTANTS_MEMBER in names else None
-    except SIRError:
-        raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
-        raise SIRError("a damaged or foreign file", where=where,
-                       expected="a SIR file (a zip archive)",
-                       got=f"{type(exc).__name__}: {exc}") from exc
-    try:
-        doc = json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SIRError(f"{GRAPH_MEMBER} is not valid JSON", where=where, got=str(exc)) from exc
+    text, blob = read_members(path, max_graph_bytes=max_graph_bytes,
+                              max_constants_bytes=max_constants_bytes)
+    doc = parse_json(text, where, member=GRAPH_MEMBER)
     if not isinstance(doc, dict) or doc.get("format") != SIR_FORMAT:
         raise SIRError("not a SIR file", where=where, expected=f"format {SIR_FORMAT!r}",
-                       got=repr(doc.get("format") if isinstance(doc, dict) else type(doc)))
+                       got=show(doc.get("format") if isinstance(doc, dict) else doc))
     version = doc.get("version")
+    fields = Fields(where)
+    fields.integer(version, "version", 1)  # true is no version 1
     if version not in SUPPORTED_VERSIONS:
-        raise SIRError("unsupported SIR version", where=where,
+        raise SIRError("unsupported SIR version", where=where, field="version",
                        expected=f"version {' or '.join(map(str, SUPPORTED_VERSIONS))}",
-                       got=repr(version), hint="a newer Sporeling wrote it; upgrade to read it")
+                       got=show(version), hint="a newer Sporeling wrote it; upgrade to read it")
+    fields.object(doc, GRAPH_MEMBER, {"format", "version", "graph"}, {"producer", "meta"})
+    fields.string(doc.get("producer", ""), "producer")
+    meta = fields.mapping(doc.get("meta", {}), "meta")
     if blob is None:
         raise SIRError(f"{CONSTANTS_MEMBER} is missing", where=where)
-    meta = doc.get("meta") or {}
-    if not isinstance(meta, dict):
-        raise SIRError("a malformed meta section", where=where, expected="a JSON object",
-                       got=type(meta).__name__)
-    consts = _constants(blob, where)
-    return decode_graph(doc.get("graph"), consts, where), dict(meta)
+    return decode_graph(doc["graph"], _constants(blob, where), where), meta
 
 
 def _constants(blob: bytes, where: str) -> dict[str, np.ndarray]:
@@ -119,5 +114,5 @@ def _constants(blob: bytes, where: str) -> dict[str, np.ndarray]:
     try:
         return load(blob)
     except Exception as exc:  # safetensors raises its own SafetensorError and others
-        raise SIRError(f"{CONSTANTS_MEMBER} is damaged", where=where,
+        raise SIRError("damaged safetensors", where=where, field=CONSTANTS_MEMBER,
                        got=f"{type(exc).__name__}: {exc}") from exc

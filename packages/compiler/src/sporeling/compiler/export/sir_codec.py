@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import re
 
 import numpy as np
 
@@ -19,12 +20,19 @@ from ..core import Aval
 from ..core.primitive import primitives
 from ..ir import Const, Equation, Graph, Var
 from .errors import SIRError
+from .sir_schema import Fields, accepted_params, show
 
-__all__ = ["encode_graph", "decode_graph"]
+__all__ = ["encode_graph", "decode_graph", "portable_source"]
 
 
 def _dtype_name(dtype) -> str:
     return np.dtype(dtype).name
+
+
+def portable_source(source: str | None) -> str | None:
+    """``file:line`` without the file's folders (POSIX or Windows): the exporter's paths
+    stay on its machine, the base name and line still point into the model's code."""
+    return None if source is None else re.split(r"[\\/]", source)[-1]
 
 
 class _Encoder:
@@ -67,7 +75,7 @@ class _Encoder:
             params = {k: self.param(p, f"{where}, parameter {k!r}") for k, p in eq.params.items()}
             out["equations"].append({"prim": eq.prim.name, "inputs": ins, "params": params,
                                      "outputs": [self.define(v) for v in eq.outputs],
-                                     "source": eq.source})
+                                     "source": portable_source(eq.source)})
         out["outputs"] = [self.operand(v, f"{g.name} outputs") for v in g.outputs]
         return out
 
@@ -111,109 +119,166 @@ def encode_graph(graph: Graph) -> tuple[dict, dict[str, np.ndarray]]:
 
 
 class _Decoder:
+    """Builds the graph while checking every field against the schema (the file is
+    untrusted); ``field`` arguments are paths into ``graph.json`` for error messages."""
+
     def __init__(self, consts: dict, path: str):
-        self.consts, self.path = consts, path
+        self.consts, self.check = consts, Fields(path)
         self.vars: dict[int, Var] = {}
+        self.used: set[str] = set()  # constant names the graph refers to
         self.prims = primitives()
+        self.accepted: dict[tuple, frozenset | None] = {}
 
-    def fail(self, message: str, **kw):
-        return SIRError(message, where=self.path, **kw)
-
-    def define(self, spec) -> Var:
-        try:
-            aval = Aval(tuple(int(n) for n in spec["shape"]), np.dtype(spec["dtype"]))
-            n = int(spec["id"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise self.fail("a malformed value definition", expected="{id, shape, dtype}",
-                            got=repr(spec)[:200]) from exc
+    def define(self, spec, field: str) -> Var:
+        c = self.check
+        c.object(spec, field, {"id", "shape", "dtype"})
+        n = c.integer(spec["id"], f"{field}.id")
+        aval = Aval(c.shape(spec["shape"], f"{field}.shape"),
+                    c.dtype(spec["dtype"], f"{field}.dtype"))
         if n in self.vars:
-            raise self.fail("a value is defined twice", expected="unique ids", got=n)
+            raise c.fail("a value is defined twice", f"{field}.id", expected="unique ids",
+                         got=n)
         v = self.vars[n] = Var(aval)
         return v
 
-    def array(self, name):
-        if name not in self.consts:
-            raise self.fail("a constant is missing from constants.safetensors",
-                            expected="a stored array", got=repr(name))
+    def array(self, name, field: str):
+        if self.check.string(name, field) not in self.consts:
+            raise self.check.fail("a constant is missing from constants.safetensors", field,
+                                  expected="a stored array", got=show(name))
+        self.used.add(name)
         return self.consts[name]
 
-    def scalar(self, x):
-        if isinstance(x, dict) and set(x) == {"$float"}:
-            if x["$float"] not in ("inf", "-inf", "nan"):
-                raise self.fail("a malformed non-finite float", got=repr(x))
-            return float(x["$float"])
+    def scalar(self, x, field: str):
+        """bool, int, finite float or a ``$float`` tag."""
+        if isinstance(x, dict):
+            tag = self.check.object(x, field, {"$float"})["$float"]
+            if tag not in ("inf", "-inf", "nan"):
+                raise self.check.fail("a malformed non-finite float", field,
+                                      expected="inf, -inf or nan", got=show(tag))
+            return float(tag)
+        if not isinstance(x, (bool, int, float)) or (isinstance(x, float)
+                                                      and not math.isfinite(x)):
+            raise self.check.fail("not a scalar", field, got=show(x),
+                                  expected='a bool, int, finite float or {"$float": ...}')
         return x
 
-    def operand(self, spec):
-        if not isinstance(spec, dict):
-            raise self.fail("a malformed operand", expected="{v}, {c} or {s, dtype}",
-                            got=repr(spec)[:200])
-        if "v" in spec:
-            if spec["v"] not in self.vars:
-                raise self.fail("an operand refers to an undefined value", got=spec["v"])
-            return self.vars[spec["v"]]
-        if "c" in spec:
-            return Const(self.array(spec["c"]))
-        if "s" in spec and "dtype" in spec:
-            return Const(np.asarray(self.scalar(spec["s"]), dtype=np.dtype(spec["dtype"])))
-        raise self.fail("a malformed operand", expected="{v}, {c} or {s, dtype}",
-                        got=repr(spec)[:200])
-
-    def param(self, p):
-        if p is None or isinstance(p, (bool, int, float, str)):
-            return p
-        if isinstance(p, list):
-            return [self.param(x) for x in p]
-        if not isinstance(p, dict) or len(p) == 0:
-            raise self.fail("a malformed parameter", got=repr(p)[:200])
-        tag = next(iter(p))
-        if tag == "$tuple":
-            return tuple(self.param(x) for x in p["$tuple"])
-        if tag == "$dict":
-            return {k: self.param(v) for k, v in p["$dict"].items()}
-        if tag == "$dtype":
-            return np.dtype(p["$dtype"])
-        if tag == "$scalar":
-            return np.dtype(p["dtype"]).type(self.scalar(p["$scalar"]))
-        if tag == "$float":
-            return self.scalar(p)
-        if tag == "$array":
-            return self.array(p["$array"])
-        if tag == "$graph":
-            return self.graph(p["$graph"])
-        if tag == "$slice":
-            return slice(*(self.param(x) for x in p["$slice"]))
-        if tag == "$ellipsis":
-            return Ellipsis
-        if tag == "$exception":
-            cls = getattr(builtins, p["$exception"], None)
-            if not (isinstance(cls, type) and issubclass(cls, BaseException)):
-                raise self.fail("an exception that is not a builtin one",
-                                expected="a builtin exception name", got=repr(p["$exception"]))
-            return cls(*(self.param(a) for a in p["args"]))
-        raise self.fail("an unknown parameter tag", expected="$tuple, $dict, $dtype, $scalar, "
-                        "$float, $array, $graph, $slice, $ellipsis or $exception", got=repr(tag))
-
-    def graph(self, spec) -> Graph:
+    def typed(self, x, dtype, field: str):
+        """``x`` as a NumPy scalar of ``dtype`` (300 is no int8)."""
         try:
-            inputs = [self.define(s) for s in spec["inputs"]]
-            equations = []
-            for e in spec["equations"]:
-                prim = self.prims.get(e["prim"])
-                if prim is None:
-                    raise self.fail(f"unknown primitive {e['prim']!r}",
-                                    expected="a primitive defined by Sporeling or an installed "
-                                             "plugin", got=repr(e["prim"]),
-                                    hint="install the plugin that defines it")
-                ins = [self.operand(s) for s in e["inputs"]]
-                params = {k: self.param(v) for k, v in e["params"].items()}
-                outs = [self.define(s) for s in e["outputs"]]
-                equations.append(Equation(prim, ins, outs, params, e.get("source")))
-            outputs = [self.operand(s) for s in spec["outputs"]]
-            return Graph(inputs, equations, outputs, str(spec.get("name", "graph")))
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise self.fail("a malformed graph section", expected="inputs, equations, outputs",
-                            got=f"{type(exc).__name__}: {exc}") from exc
+            return np.asarray(x, dtype=dtype)
+        except (OverflowError, ValueError, TypeError) as exc:
+            raise self.check.fail("a scalar that its dtype cannot hold", field,
+                                  expected=str(dtype), got=show(x)) from exc
+
+    def operand(self, spec, field: str):
+        c = self.check
+        keys = set(spec) if isinstance(spec, dict) else None
+        if keys == {"v"}:
+            n = c.integer(spec["v"], f"{field}.v")
+            if n not in self.vars:
+                raise c.fail("an operand refers to an undefined value", f"{field}.v", got=n)
+            return self.vars[n]
+        if keys == {"c"}:
+            return Const(self.array(spec["c"], f"{field}.c"))
+        if keys == {"s", "dtype"}:
+            return Const(self.typed(self.scalar(spec["s"], f"{field}.s"),
+                                    c.dtype(spec["dtype"], f"{field}.dtype"), f"{field}.s"))
+        raise c.fail("a malformed operand", field, expected="{v}, {c} or {s, dtype}",
+                     got=show(spec))
+
+    def param(self, p, field: str):
+        c = self.check
+        if p is None or isinstance(p, (bool, int, str)):
+            return p
+        if isinstance(p, float):
+            return self.scalar(p, field)
+        if isinstance(p, list):
+            return [self.param(x, f"{field}[{i}]") for i, x in enumerate(p)]
+        tags = [k for k in p if k in _TAGS] if isinstance(p, dict) else []
+        if len(tags) != 1:
+            raise c.fail("an unknown parameter tag", field, got=show(p),
+                         expected="one of " + ", ".join(_TAGS))
+        tag = tags[0]
+        value, at = c.object(p, field, _TAGS[tag])[tag], f"{field}.{tag}"
+        if tag == "$tuple":
+            return tuple(self.param(x, f"{at}[{i}]") for i, x in enumerate(c.array(value, at)))
+        if tag == "$dict":
+            return {k: self.param(v, f"{at}[{k!r}]") for k, v in c.mapping(value, at).items()}
+        if tag == "$dtype":
+            return c.dtype(value, at)
+        if tag == "$scalar":
+            return self.typed(self.scalar(value, at), c.dtype(p["dtype"], f"{field}.dtype"),
+                              at)[()]
+        if tag == "$float":
+            return self.scalar(p, field)
+        if tag == "$array":
+            return self.array(value, at)
+        if tag == "$graph":
+            return self.graph(value, at)
+        if tag == "$slice":
+            return slice(*(self.param(x, f"{at}[{i}]")
+                           for i, x in enumerate(c.array(value, at, 3))))
+        if tag == "$ellipsis":
+            if value is not True:
+                raise c.fail("a malformed Ellipsis", at, expected="true", got=show(value))
+            return Ellipsis
+        return self.exception(c.string(value, at), c.array(p["args"], f"{field}.args"),
+                              field)
+
+    def exception(self, name: str, args: list, field: str) -> BaseException:
+        cls = getattr(builtins, name, None)
+        if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+            raise self.check.fail("an exception that is not a builtin one",
+                                  f"{field}.$exception", expected="a builtin exception name",
+                                  got=show(name))
+        args = [self.param(a, f"{field}.args[{i}]") for i, a in enumerate(args)]
+        try:
+            return cls(*args)
+        except Exception as exc:  # UnicodeError subclasses and others want set arguments
+            raise self.check.fail("exception arguments its class refuses", f"{field}.args",
+                                  got=f"{type(exc).__name__}: {exc}") from exc
+
+    def graph(self, spec, field: str) -> Graph:
+        c = self.check
+        c.object(spec, field, {"name", "inputs", "equations", "outputs"})
+        name = c.string(spec["name"], f"{field}.name")
+        inputs = [self.define(s, f"{field}.inputs[{i}]")
+                  for i, s in enumerate(c.array(spec["inputs"], f"{field}.inputs"))]
+        equations = [self.equation(e, f"{field}.equations[{i}]")
+                     for i, e in enumerate(c.array(spec["equations"], f"{field}.equations"))]
+        outputs = [self.operand(s, f"{field}.outputs[{i}]")
+                   for i, s in enumerate(c.array(spec["outputs"], f"{field}.outputs"))]
+        return Graph(inputs, equations, outputs, name)
+
+    def equation(self, e, field: str) -> Equation:
+        c = self.check
+        c.object(e, field, {"prim", "inputs", "params", "outputs", "source"})
+        prim = self.prims.get(c.string(e["prim"], f"{field}.prim"))
+        if prim is None:
+            raise c.fail(f"unknown primitive {e['prim']!r}", f"{field}.prim",
+                         expected="a primitive defined by Sporeling or an installed plugin",
+                         got=show(e["prim"]), hint="install the plugin that defines it")
+        ins = [self.operand(s, f"{field}.inputs[{i}]")
+               for i, s in enumerate(c.array(e["inputs"], f"{field}.inputs"))]
+        key = (prim.name, len(ins))
+        if key not in self.accepted:
+            self.accepted[key] = accepted_params(prim, len(ins))
+        params = {c.parameter_name(k, f"{field}.params", self.accepted[key]):
+                  self.param(v, f"{field}.params[{k!r}]")
+                  for k, v in c.mapping(e["params"], f"{field}.params").items()}
+        outs = [self.define(s, f"{field}.outputs[{i}]")
+                for i, s in enumerate(c.array(e["outputs"], f"{field}.outputs"))]
+        source = e["source"]
+        if source is not None:
+            c.string(source, f"{field}.source")
+        return Equation(prim, ins, outs, params, source)
+
+
+# each tag's keys (one-key objects but for $scalar and $exception)
+_TAGS = {"$tuple": {"$tuple"}, "$dict": {"$dict"}, "$dtype": {"$dtype"},
+         "$scalar": {"$scalar", "dtype"}, "$float": {"$float"}, "$array": {"$array"},
+         "$graph": {"$graph"}, "$slice": {"$slice"}, "$ellipsis": {"$ellipsis"},
+         "$exception": {"$exception", "args"}}
 
 
 def decode_graph(data: dict, consts: dict[str, np.ndarray], path: str = "<memory>") -> Graph:
@@ -221,13 +286,19 @@ def decode_graph(data: dict, consts: dict[str, np.ndarray], path: str = "<memory
     from ..ir import IRError, verify
     # the file is untrusted: whatever a malformed entry makes a constructor or a rule
     # raise (TypeError from slice(), ShapeError from an abstract rule...) is its damage
+    decoder = _Decoder(consts, path)
     try:
-        graph = _Decoder(consts, path).graph(data)
+        graph = decoder.graph(data, "graph")
     except SIRError:
         raise
     except Exception as exc:
-        raise SIRError("a malformed graph section", where=path,
+        raise SIRError("a malformed graph section", where=path, field="graph",
                        got=f"{type(exc).__name__}: {exc}") from exc
+    unused = sorted(set(consts) - decoder.used)
+    if unused:
+        raise SIRError("arrays the graph never refers to", where=path,
+                       field="constants.safetensors", expected="exactly the graph's constants",
+                       got=unused[:5])
     try:
         verify(graph)
     except IRError as exc:

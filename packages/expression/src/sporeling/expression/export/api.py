@@ -14,18 +14,21 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 import numpy as np
 
-from sporeling.compiler.export import (ExportError, bind_constants, load_sir,
-                                       prepare_for_export, save_sir)
+from sporeling.compiler.export import (MAX_GRAPH_BYTES, ExportError, bind_constants,
+                                       load_sir, prepare_for_export, save_sir)
+from sporeling.core import ArgumentError
 
 from ..graph.tracing import trace
 from ..nn import Cell
 from ..tensor.tensor import Tensor
 from .graph_cell import GraphCell
-from .structure import structure_from_json, structure_to_json
+from .meta import meta_from_json, meta_to_json
+from .structure import structure_to_json
 
 __all__ = ["export", "load", "FORMATS"]
 
@@ -100,8 +103,7 @@ def export(net, *inputs, file_name: str, file_format: str = "SIR", level: str = 
         return _save_onnx(net, inputs, path, [f"input{i}" for i in range(len(inputs))],
                           dynamic_batch)
     graph, out_tree, input_names = _export_graph(net, inputs, level)
-    meta = {"input_names": input_names, "out_structure": structure_to_json(out_tree),
-            "model": graph.name}
+    meta = meta_to_json(input_names, structure_to_json(out_tree), graph.name)
     return save_sir(graph, path, meta=meta)
 
 
@@ -137,11 +139,17 @@ def _outs(graph) -> list[str]:
     return [f"output{i}" for i in range(len(graph.outputs))]
 
 
-def load(file_name) -> GraphCell:
+def load(file_name, *, max_graph_bytes: int = MAX_GRAPH_BYTES,
+         max_constants_bytes: int | None = None) -> GraphCell:
     """The :class:`GraphCell` stored in a SIR file by :func:`export` (MindSpore's ``load``
     + ``nn.GraphCell``). Nothing in the file is executed as code: it needs only Sporeling
-    and the plugins defining its primitives, not the model's source."""
-    graph, meta = load_sir(file_name)
-    structure = structure_from_json(meta.get("out_structure"), str(file_name))
-    return GraphCell(graph, out_structure=structure, input_names=meta.get("input_names"),
-                     meta=meta)
+    and the plugins defining its primitives, not the model's source. The limits bound
+    what the file's members may inflate to (see ``sporeling.compiler.export.load_sir``);
+    raise them only for a trusted file."""
+    if not isinstance(file_name, (str, os.PathLike)):
+        raise ArgumentError("bad file_name", op="load", expected="a path (str or os.PathLike)",
+                            got=f"{type(file_name).__name__} {file_name!r}"[:80])
+    graph, meta = load_sir(file_name, max_graph_bytes=max_graph_bytes,
+                           max_constants_bytes=max_constants_bytes)
+    structure, input_names = meta_from_json(meta, graph, str(file_name))
+    return GraphCell(graph, out_structure=structure, input_names=input_names, meta=meta)

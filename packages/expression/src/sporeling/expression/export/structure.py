@@ -1,6 +1,8 @@
 """How a graph's flat outputs nest (a Tensor, tuples, lists, dicts of them), as JSON."""
 from __future__ import annotations
 
+import reprlib
+
 from sporeling.compiler.export import SIRError
 
 __all__ = ["structure_to_json", "structure_from_json"]
@@ -31,6 +33,6 @@ def structure_from_json(data, where: str):
         if kind in ("list", "tuple") and isinstance(children, list):
             return (list if kind == "list" else tuple,
                     tuple(structure_from_json(c, where) for c in children))
-    raise SIRError("a malformed output structure", where=where,
+    raise SIRError("a malformed output structure", where=where, field="meta.out_structure",
                    expected='null, {"tuple": [...]}, {"list": [...]} or {"dict": {...}}',
-                   got=repr(data)[:200])
+                   got=reprlib.repr(data))

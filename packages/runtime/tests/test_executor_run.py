@@ -93,6 +93,8 @@ def test_wrong_number_of_inputs():
     (dict(instructions=[Instruction(K("exp"), (0,), (1,), out=BufferSpec(0, (32,), "f4"))],
           arena_bytes=64), "outside the arena"),
     (dict(instructions=[Instruction(K("exp"), (0,), (1,), {"out": 1})]), "parameter"),
+    # a keyword would be a SyntaxError in the generated code
+    (dict(instructions=[Instruction(K("exp"), (0,), (1,), {"lambda": 1})]), "parameter"),
     (dict(output_slots=(2,)), "never written"),
 ])
 def test_malformed_programs_are_rejected(bad, match):

@@ -15,6 +15,8 @@ which value, where in the arena each planned buffer lives -- and the runtime onl
 """
 from __future__ import annotations
 
+import keyword
+
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -96,7 +98,7 @@ class Program:
                                        got=s, expected=f"a fresh slot below {self.num_slots}")
                 written.add(s)
             for k in ins.params:
-                if not k.isidentifier() or k == "out":
+                if not k.isidentifier() or keyword.iskeyword(k) or k == "out":
                     raise ProgramError("bad parameter name", where=where, got=repr(k))
             if ins.out is not None and (ins.multiple_results or ins.out.offset < 0 or
                                         ins.out.offset + ins.out.nbytes > self.arena_bytes):

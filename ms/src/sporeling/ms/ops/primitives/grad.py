@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sporeling.expression as sx
-from sporeling.core.errors import SporelingError
+from sporeling.core.errors import ArgumentError, SporelingError
 
 from ..functional_math.differential import _total
 from .base import Primitive
@@ -31,6 +31,9 @@ class GradOperation(Primitive):
                           sens_param=self.sens_param)
 
     def __call__(self, fn, weights=None):
+        if not callable(fn):  # refused now, not at the first call of the gradient
+            raise ArgumentError("bad fn", op="ops.GradOperation", expected="a function or Cell",
+                                got=f"{type(fn).__name__} {fn!r}"[:80])
         if self.get_by_list:
             if weights is None:
                 raise SporelingError("get_by_list needs the weights", op="ops.GradOperation",

@@ -23,6 +23,10 @@ alone dominates), and even plain arithmetic (``x*h + y*y - o``, 4e6) took 5.7 ms
 3.3 ms for NumPy ufuncs with ``out=``. It would also need a string translation of every
 primitive and a new dependency. Kept: NumPy with ``out=``. A faster evaluator can replace
 the ``fused_elementwise`` kernel from a plugin (``sporeling_add_kernels``, replace=True).
+
+Where installed, the generated loops of ``plugins/tvm_backend`` (TVM) and
+``plugins/numba_backend`` run too, lowered as Graph mode lowers them (their first call,
+the compile, is not timed).
 """
 from __future__ import annotations
 
@@ -62,6 +66,11 @@ def contenders(n: int) -> dict:
     np.testing.assert_allclose(evaluate(fused, x, y)[0], expected, rtol=1e-6, atol=1e-6)
     runs = {"unfused graph": lambda: evaluate(graph, x, y),
             "fused NumPy": lambda: evaluate(fused, x, y)}
+    for backend, title in (("tvm", "fused TVM"), ("numba", "fused numba")):
+        program = _compiled(fused, backend)  # the generated loop, as Graph mode runs it
+        if program is not None:
+            np.testing.assert_allclose(program(x, y)[0], expected, rtol=1e-5, atol=1e-5)
+            runs[title] = lambda program=program: program(x, y)
     try:
         import numexpr
     except ImportError:
@@ -81,6 +90,16 @@ def contenders(n: int) -> dict:
         np.testing.assert_allclose(torch_chain().numpy(), expected, rtol=1e-5, atol=1e-5)
         runs["pytorch eager"] = torch_chain
     return runs
+
+
+def _compiled(graph, backend: str):
+    """``graph`` lowered on ``backend`` (a plugin), or None where it is not installed."""
+    from sporeling.compiler.lowering import lower
+    from sporeling.runtime import get_backends
+    if backend not in get_backends():
+        return None
+    from sporeling.runtime import get_backend
+    return lower(graph, backend=get_backend(backend))
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 
+from .backend import get_backends
 from .kernel_registry import KernelMemory, get_kernels
 from .numpy_backend import NumpyBackend
 
@@ -35,18 +36,37 @@ class StackedBackend(NumpyBackend):
         self.said: set[str] = set()  # primitives already reported as served by `below`
         self._log = logging.getLogger(self.log_name or f"sporeling.{self.name}")
 
+    def chain(self) -> tuple[str, ...]:
+        """The providers this backend tries, in order: itself, then ``below`` and what
+        ``below`` stacks on (a backend may stack on another stacked backend)."""
+        names, below, backends = [self.name], self.below, get_backends()
+        while below and below not in names:
+            names.append(below)
+            below = getattr(backends.instance(below), "below", None) \
+                if below in backends else None
+        return tuple(names)
+
     def provider(self, primitive: str) -> str:
         """The name of the backend whose kernel runs ``primitive`` here."""
         kernels = get_kernels()
-        if kernels.lookup(self.name, primitive) is not None:
-            return self.name
-        if kernels.lookup(self.below, primitive) is not None:
-            if primitive not in self.said:
-                self.said.add(primitive)
-                self._log.info("%s backend: no kernel for %r, running %s's", self.name,
-                               primitive, _TITLES.get(self.below, self.below))
-            return self.below
-        return self.name  # neither: Backend.kernel names what is missing
+        for k, name in enumerate(self.chain()):
+            if kernels.lookup(name, primitive) is not None:
+                if k and primitive not in self.said:
+                    self.said.add(primitive)
+                    self._log.info("%s backend: no kernel for %r, running %s's", self.name,
+                                   primitive, _TITLES.get(name, name))
+                return name
+        return self.name  # none: Backend.kernel names what is missing
+
+    def below_kernel(self, primitive: str):
+        """The kernel the providers below this backend's own would run for ``primitive``
+        (a kernel of its own hands a call it declines to it)."""
+        kernels = get_kernels()
+        for name in self.chain()[1:]:
+            fn = kernels.lookup(name, primitive)
+            if fn is not None:
+                return fn
+        return super().kernel(primitive)
 
     def kernel(self, primitive: str):
         owner = self.provider(primitive)
@@ -55,8 +75,7 @@ class StackedBackend(NumpyBackend):
 
     def has_kernel(self, primitive: str) -> bool:
         kernels = get_kernels()
-        return (kernels.lookup(self.name, primitive) is not None
-                or kernels.lookup(self.below, primitive) is not None)
+        return any(kernels.lookup(name, primitive) is not None for name in self.chain())
 
     def kernel_memory(self, primitive: str) -> KernelMemory:
         return get_kernels().memory(self.provider(primitive), primitive)

@@ -141,6 +141,10 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
             keys[s] = (tuple(v.aval.shape), v.aval.dtype)
         instructions.append(Instruction(kernel, ins, outs, params, None, multi, name,
                                         eq.source))
+    prepare = getattr(backend, "prepare_kernels", None)
+    if prepare is not None:  # a compiling backend builds the program's kernels together
+        prepare([(ins.name, ins.params, tuple(keys[s] for s in ins.inputs))
+                 for ins in instructions])
     output_slots = tuple(slot(v) for v in graph.outputs)
     memory = plan_memory(steps, sizes if plan else {}, keys, output_slots,
                          alignment=alignment, in_place=in_place)

@@ -193,11 +193,14 @@ def assign_layouts(graph: Graph, ctx: PassContext) -> Graph:
 
 
 def _enabled(ctx: PassContext) -> bool:
-    """On when Graph mode lowers on the oneDNN backend and ``onednn_layouts`` is on."""
+    """On when ``onednn_layouts`` is and Graph mode lowers on a backend whose convolutions
+    are oneDNN's (this plugin's backend, or one stacked on it)."""
     from sporeling.runtime import get_backend
     if not get_context("onednn_layouts"):
         return False
-    return getattr(get_backend(get_context("device_target")), "name", None) == "onednn"
+    backend = get_backend(get_context("device_target"))
+    provider = getattr(backend, "provider", None)
+    return provider is not None and provider("conv2d") == "onednn"
 
 
 LAYOUTS = Pass("onednn_layouts", assign_layouts, stage="fusion", order=40, enabled=_enabled,

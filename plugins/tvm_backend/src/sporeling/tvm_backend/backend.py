@@ -1,0 +1,35 @@
+"""The ``tvm`` backend: TVM's generated loops for fused elementwise chains, on top of the
+CPU stack below it (oneDNN's kernels where that plugin is installed, NumPy's for the rest).
+
+It serves device target ``CPU`` above oneDNN's priority, so installing the plugin makes
+Graph mode's fused chains native code; PyNative runs no fused chains, so it runs exactly
+the kernels of the backend below. ``set_context(backend="onednn")`` (or ``"numpy"``) leaves
+it out; ``sporeling kernels --backend tvm`` lists who serves what.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sporeling.runtime import StackedBackend, get_backends
+
+__all__ = ["TvmBackend"]
+
+
+class TvmBackend(StackedBackend):
+    name = "tvm"
+    priority = 2  # above oneDNN's (1) and NumPy's (0)
+    log_name = "sporeling.tvm"
+
+    @property
+    def below(self) -> str:
+        """oneDNN's stack where installed, else NumPy."""
+        return "onednn" if "onednn" in get_backends() else "numpy"
+
+    def prepare_kernels(self, calls) -> None:
+        """Compile, in one module, the fused chains of a program about to run: ``calls``
+        are ``(primitive, params, input (shape, dtype) pairs)``, one per instruction."""
+        from .kernels import compile_chains
+        chains = [(params["expr"], tuple((tuple(s), np.dtype(d).str) for s, d in specs))
+                  for name, params, specs in calls if name == "fused_elementwise"]
+        if chains:
+            compile_chains(chains)

@@ -1,0 +1,62 @@
+"""Compiled modules on disk, so a second process loads (~1 ms) what the first compiled.
+
+A module is a shared library (TVM's ``export_library``, which links with the system C
+compiler) in ``<SPORELING_HOME or the user cache>/tvm/``, named by a hash of its chains,
+the target (CPU name and features), TVM's version and this plugin's. Without a C compiler
+nothing is written and every process compiles (the library is still built in memory).
+Files are written atomically; an unreadable one is compiled again and replaced.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shutil
+import tempfile
+
+from .target import target, tvm
+
+__all__ = ["load_or_build", "cache_dir"]
+
+log = logging.getLogger("sporeling.tvm")
+FORMAT = 1  # bump when the generated code changes for the same chains
+
+
+def cache_dir() -> str:
+    home = os.environ.get("SPORELING_HOME")
+    if home:
+        return os.path.join(home, "cache", "tvm")
+    import platformdirs
+    return os.path.join(platformdirs.user_cache_dir("sporeling"), "tvm")
+
+
+def _key(chains) -> str:
+    digest = hashlib.sha256()
+    for part in (FORMAT, tvm().__version__, str(target()), repr(chains)):
+        digest.update(repr(part).encode())
+    return digest.hexdigest()[:32]
+
+
+def _compiler() -> bool:
+    return any(shutil.which(cc) for cc in ("gcc", "cc", "clang"))
+
+
+def load_or_build(chains, build):
+    """The module for ``chains``: from the disk cache, or ``build()`` (then cached)."""
+    path = os.path.join(cache_dir(), _key(chains) + ".so")
+    if os.path.exists(path):
+        try:
+            return tvm().runtime.load_module(path)
+        except Exception as error:  # a damaged or foreign file: compile again
+            log.info("cached module %s unreadable (%s): compiling again", path, error)
+    library = build()
+    if _compiler():
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            fd, temporary = tempfile.mkstemp(suffix=".so", dir=os.path.dirname(path))
+            os.close(fd)
+            library.export_library(temporary)
+            os.replace(temporary, path)
+        except Exception as error:  # a read-only home, a failing linker: keep going
+            log.info("could not cache the compiled module (%s)", error)
+    return library

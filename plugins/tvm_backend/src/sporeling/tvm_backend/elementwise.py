@@ -1,0 +1,207 @@
+"""A fused elementwise chain (the ``expr`` of ``fused_elementwise``, see
+``sporeling.runtime.kernels.fused``) as a TensorIR function: one loop nest over the output,
+every node an expression of the output's indices, no temporaries.
+
+Each operand is read at the output index projected onto its own shape (NumPy's
+broadcasting, right-aligned), so a per-channel vector or a scalar costs one load. Every
+node computes in its own dtype, as NumPy's kernels with ``out=`` do. The schedule fuses the
+trailing axes every operand reads either whole or not at all, vectorises them at the
+CPU's vector width, and runs the outer loops on TVM's threads when the output is large.
+
+A node this module has no expression for raises :class:`Unsupported`; the kernel then
+runs the chain on the provider below.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .target import tvm, vector_bytes
+
+__all__ = ["Unsupported", "prim_func", "EXPRESSIONS", "PARALLEL_FROM"]
+
+PARALLEL_FROM = 1 << 16
+"""Outputs with at least this many elements run their outer loops on TVM's threads."""
+
+
+class Unsupported(Exception):
+    """A chain with a node (or a shape) this module does not generate."""
+
+
+def _ops():
+    t = tvm()
+    te, tir = t.te, t.tirx
+
+    def nan_max(a, b):  # NumPy's maximum propagates NaN; LLVM's maxnum does not (and TVM's
+        # simplifier folds a != a to False, hence isnan)
+        if "float" not in _dtype(a):
+            return te.max(a, b)
+        return tir.Select(te.isnan(a), a, tir.Select(te.isnan(b), b, te.max(a, b)))
+
+    def nan_min(a, b):
+        if "float" not in _dtype(a):
+            return te.min(a, b)
+        return tir.Select(te.isnan(a), a, tir.Select(te.isnan(b), b, te.min(a, b)))
+
+    def c(v, dtype):
+        return tir.const(v, dtype)
+
+    return {
+        "add": lambda d, p, a, b: a + b, "sub": lambda d, p, a, b: a - b,
+        "mul": lambda d, p, a, b: a * b, "div": lambda d, p, a, b: a / b,
+        "neg": lambda d, p, a: -a, "abs": lambda d, p, a: te.abs(a),
+        "square": lambda d, p, a: a * a, "sqrt": lambda d, p, a: te.sqrt(a),
+        "rsqrt": lambda d, p, a: c(1, d) / te.sqrt(a),
+        "rsqrt_eps": lambda d, p, a: c(1, d) / te.sqrt(a + c(p["eps"], d)),
+        "reciprocal": lambda d, p, a: c(1, d) / a,
+        "exp": lambda d, p, a: te.exp(a), "log": lambda d, p, a: te.log(a),
+        "sin": lambda d, p, a: te.sin(a), "cos": lambda d, p, a: te.cos(a),
+        "tanh": lambda d, p, a: te.tanh(a),
+        "sigmoid": lambda d, p, a: c(1, d) / (c(1, d) + te.exp(-a)),
+        "maximum": lambda d, p, a, b: nan_max(a, b),
+        "minimum": lambda d, p, a, b: nan_min(a, b),
+        "pow": lambda d, p, a, b: te.power(a, b),
+        "pow_scalar": lambda d, p, a: a * a if p["exponent"] == 2 else
+        te.power(a, c(p["exponent"], d)),
+        "relu": lambda d, p, a: nan_max(a, c(0, d)),
+        "relu_grad": lambda d, p, y, g: tir.Cast(d, y > c(0, d)) * g,
+        "tanh_grad": lambda d, p, y, g: (c(1, d) - y * y) * g,
+        "sigmoid_grad": lambda d, p, y, g: ((c(1, d) - y) * y) * g,
+        "silu": lambda d, p, a: a * (c(1, d) / (c(1, d) + te.exp(-a))),
+        "leaky_relu": lambda d, p, a: tir.Select(a > c(0, d), a, a * c(p["alpha"], d)),
+        "clip_scalar": lambda d, p, a: _clip(a, p, d, nan_max, nan_min),
+        "where": lambda d, p, cond, a, b: tir.Select(
+            cond if _dtype(cond) == "bool" else cond != tir.const(0, _dtype(cond)), a, b),
+        "cast": lambda d, p, a: a,  # operands arrive cast to the node's dtype
+        "broadcast_to": lambda d, p, a: a,  # reads are projected onto each shape
+    }
+
+
+def _clip(a, params, dtype, nan_max, nan_min):
+    c = tvm().tirx.const
+    if params.get("min") is not None:
+        a = nan_max(a, c(params["min"], dtype))
+    if params.get("max") is not None:
+        a = nan_min(a, c(params["max"], dtype))
+    return a
+
+
+EXPRESSIONS = ("add", "sub", "mul", "div", "neg", "abs", "square", "sqrt", "rsqrt",
+               "rsqrt_eps", "reciprocal", "exp", "log", "sin", "cos", "tanh", "sigmoid",
+               "maximum", "minimum", "pow", "pow_scalar", "relu", "relu_grad", "tanh_grad",
+               "sigmoid_grad", "silu", "leaky_relu", "clip_scalar", "where", "cast",
+               "broadcast_to")
+"""The primitives a chain may hold (the rest of the fusible ones -- erf, gelu, expm1,
+log1p, softplus, plugins' own -- run on the provider below, matching NumPy's/SciPy's
+special functions bit for bit)."""
+
+_UNCAST = {"where": (0,)}  # operands not converted to the node's dtype (the condition)
+
+
+def _dtype(value) -> str:
+    """A TIR expression's dtype (0.27 keeps it on the expression's type)."""
+    return str(value.expr_ty()) if hasattr(value, "expr_ty") else str(value.dtype)
+
+
+def _project(shape, index):
+    """``index`` (the output's) read by a value of ``shape`` (NumPy's broadcasting)."""
+    offset = len(index) - len(shape)
+    return tuple(0 if n == 1 else index[offset + j] for j, n in enumerate(shape))
+
+
+def _fused_axes(out_shape, in_shapes) -> int:
+    """How many trailing axes every input reads whole or not at all (fused and
+    vectorised as one)."""
+    n, count = len(out_shape), 0
+    for k in range(n - 1, -1, -1):
+        group = range(k, n)
+        for shape in in_shapes:
+            padded = (1,) * (n - len(shape)) + tuple(shape)
+            whole = all(padded[j] == out_shape[j] for j in group)
+            absent = all(padded[j] == 1 for j in group)
+            if not (whole or absent):
+                return count
+        count += 1
+    return count
+
+
+def prim_func(expr: tuple, in_specs: tuple):
+    """The scheduled TensorIR module computing ``expr`` from inputs ``in_specs`` (``(shape,
+    dtype)`` each) into the last node's shape and dtype."""
+    t = tvm()
+    tir = t.tirx
+    ops = _ops()
+    out_shape, out_dtype = tuple(expr[-1][3]), str(np.dtype(expr[-1][4]))
+    if not out_shape or 0 in out_shape:
+        raise Unsupported("a 0-d or empty output")
+    for name, *_ in expr:
+        if name not in ops:
+            raise Unsupported(f"no expression for {name!r}")
+    from tvm.script.ir_builder import IRBuilder
+    from tvm.script.ir_builder import tirx as T
+
+    with IRBuilder() as builder:
+        with T.prim_func(s_tir=True):
+            T.func_name("main")
+            T.func_attr({"tirx.noalias": True})
+            # align=4: NumPy's arrays are 16-byte aligned at best, and TVM's default (64)
+            # lets LLVM emit aligned vector loads that fault on them
+            handles = [T.arg(f"in{i}", T.handle()) for i in range(len(in_specs))]
+            out_handle = T.arg("out", T.handle())
+            inputs = [T.match_buffer(h, tuple(shape) or (1,), str(np.dtype(dtype)), align=4,
+                                     offset_factor=1)
+                      for h, (shape, dtype) in zip(handles, in_specs)]
+            out = T.match_buffer(out_handle, out_shape, out_dtype, align=4, offset_factor=1)
+            with T.grid(*out_shape) as loops:
+                loops = list(loops) if len(out_shape) > 1 or not isinstance(
+                    loops, tvm().tirx.Var) else [loops]
+                with T.sblock("out"):
+                    index = [T.axis.spatial(n, i) for n, i in zip(out_shape, loops)]
+                    T.buffer_store(out, _body(expr, in_specs, inputs, index, ops, tir), index)
+    return _schedule(t, builder.get(), out_shape, out_dtype, [s for s, _ in in_specs])
+
+
+def _body(expr, in_specs, inputs, index, ops, tir):
+    """The last node's value at the output's ``index``."""
+    values = []
+    for name, operands, params, shape, dtype in expr:
+        dtype = str(np.dtype(dtype))
+        args = []
+        for k, ref in enumerate(operands):
+            if ref[0] == "in":
+                shape_in = tuple(in_specs[ref[1]][0])
+                value = inputs[ref[1]][_project(shape_in, index) if shape_in else (0,)]
+            elif ref[0] == "node":
+                value = values[ref[1]]
+            else:
+                value = tir.const(ref[1], str(np.dtype(ref[2])))
+            have = _dtype(value)
+            if k not in _UNCAST.get(name, ()) and have != dtype:
+                # NumPy's casts: nonzero is True; floats to integers truncate
+                value = value != tir.const(0, have) if dtype == "bool" else \
+                    tir.Cast(dtype, value)
+            args.append(value)
+        values.append(ops[name](dtype, dict(params), *args))
+    return values[-1]
+
+
+def _schedule(t, func, out_shape, out_dtype, in_shapes):
+    sch = t.s_tir.Schedule(func)
+    block = sch.get_sblock("out")
+    loops = sch.get_loops(block)
+    fused = _fused_axes(out_shape, in_shapes)
+    lanes = max(1, vector_bytes() // np.dtype(out_dtype).itemsize)
+    outer = list(loops[:len(loops) - fused])
+    if fused:
+        inner = sch.fuse(*loops[len(loops) - fused:]) if fused > 1 else loops[-1]
+        extent = math.prod(out_shape[len(out_shape) - fused:])
+        if extent >= lanes:
+            rest, vector = sch.split(inner, factors=[None, lanes])
+            sch.vectorize(vector)
+            outer.append(rest)
+        else:
+            outer.append(inner)
+    if math.prod(out_shape) >= PARALLEL_FROM and outer:
+        sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
+    return sch.mod

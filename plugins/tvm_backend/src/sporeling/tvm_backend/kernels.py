@@ -1,0 +1,112 @@
+"""``fused_elementwise`` compiled by TVM, once per (chain, input shapes and dtypes).
+
+Graph mode hands the backend a program's calls before it first runs
+(:meth:`TvmBackend.prepare_kernels`): every fused chain of the program is generated
+(:mod:`.elementwise`) and compiled by LLVM in one module -- one LLVM run for all of them,
+half the time of one run each -- and the module is kept on disk (:mod:`.cache`), so a
+second process loads it instead of compiling. A chain met later (PyNative, a new shape)
+compiles alone on its first call. A call then costs one dictionary lookup and one call
+through TVM's FFI, which reads the NumPy arrays in place (DLPack). A chain TVM does not
+generate runs the provider below (oneDNN's stack or NumPy), said once in the log
+(``sporeling.tvm``).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+
+import numpy as np
+
+from . import cache
+from .elementwise import Unsupported, prim_func
+from .target import target, tvm
+
+__all__ = ["fused_elementwise", "compile_chains", "forget"]
+
+log = logging.getLogger("sporeling.tvm")
+_COMPILED: dict = {}  # (expr, input specs) -> TVM function, or None: the provider below
+_LOCK = threading.Lock()
+
+
+def _spec(shape, dtype) -> tuple:
+    return tuple(shape), np.dtype(dtype).str
+
+
+def compile_chains(chains) -> None:
+    """Compile every ``(expr, input specs)`` of ``chains`` not compiled yet, in one module
+    (loaded from the disk cache when a previous process compiled the same set)."""
+    with _LOCK:
+        todo = list(dict.fromkeys(c for c in chains if c not in _COMPILED))
+        functions = {}
+        for k, (expr, specs) in enumerate(todo):
+            try:
+                functions[f"chain{k}"] = prim_func(expr, specs)["main"]
+            except Unsupported as why:
+                _COMPILED[(expr, specs)] = None
+                _say_once(("unsupported", str(why)), "fused chain not generated (%s): the "
+                          "provider below runs it", why)
+        if not functions:
+            return
+        chains = [todo[int(name[5:])] for name in functions]
+        try:
+            library = cache.load_or_build(chains, lambda: _build(functions))
+        except Exception as error:  # TVM failing on one chain: compile them one by one
+            if len(functions) == 1:
+                (chain,) = chains
+                _COMPILED[chain] = None
+                log.warning("TVM could not compile a fused chain (%s): the provider below "
+                            "runs it", error)
+                return
+            library = None
+        for name, chain in zip(functions, chains):
+            if library is None:
+                _LOCK.release()
+                try:
+                    compile_chains([chain])
+                finally:
+                    _LOCK.acquire()
+            else:
+                _COMPILED[chain] = library[name]
+
+
+def _build(functions):
+    module = tvm().IRModule({name: f.with_attr("global_symbol", name)
+                             for name, f in functions.items()})
+    return tvm().compile(module, target=target())
+
+
+def _function(expr, specs):
+    fn = _COMPILED.get((expr, specs), False)
+    if fn is False:
+        compile_chains([(expr, specs)])
+        fn = _COMPILED[(expr, specs)]
+    return fn
+
+
+def forget() -> None:
+    """Drop every compiled chain (tests)."""
+    _COMPILED.clear()
+
+
+_SAID: set = set()
+
+
+def _say_once(key, message, *args) -> None:
+    if key not in _SAID:
+        _SAID.add(key)
+        log.info(message, *args)
+
+
+def fused_elementwise(backend, *inputs, out=None, expr):
+    arrays = [x if isinstance(x, np.ndarray) and x.flags.c_contiguous
+              else np.ascontiguousarray(x) for x in inputs]
+    fn = _function(expr, tuple(_spec(a.shape, a.dtype) for a in arrays))
+    if fn is None:
+        return backend.below_kernel("fused_elementwise")(backend, *inputs, out=out, expr=expr)
+    shape, dtype = tuple(expr[-1][3]), np.dtype(expr[-1][4])
+    result = backend.allocate(shape, dtype) if out is None else out
+    target_array = result if result.flags.c_contiguous else np.empty(shape, dtype)
+    fn(*[a.reshape(1) if a.ndim == 0 else a for a in arrays], target_array)
+    if target_array is not result:
+        np.copyto(result, target_array)
+    return result

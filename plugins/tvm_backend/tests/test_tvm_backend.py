@@ -1,0 +1,156 @@
+"""TVM's fused chains against NumPy's kernel: every node kind, broadcasting, NaN, odd
+alignment, chains it does not generate, the backend stack, one module per program and
+the disk cache."""
+import os
+
+import numpy as np
+import pytest
+
+from sporeling.runtime import get_backend, get_kernels
+from sporeling.runtime.testing import check_backend
+
+from sporeling.tvm_backend import cache, kernels
+from sporeling.tvm_backend.elementwise import EXPRESSIONS
+
+TVM, NUMPY = get_backend("tvm"), get_backend("numpy")
+
+_UNARY = ["neg", "abs", "square", "sqrt", "rsqrt", "reciprocal", "exp", "log", "sin", "cos",
+          "tanh", "relu", "sigmoid", "silu"]
+_BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "pow", "relu_grad", "tanh_grad",
+           "sigmoid_grad"]
+_WITH_PARAMS = [("pow_scalar", {"exponent": 3}), ("pow_scalar", {"exponent": 2}),
+                ("clip_scalar", {"min": 0.7, "max": 1.5}), ("clip_scalar", {"max": 1.1}),
+                ("leaky_relu", {"alpha": 0.2}), ("rsqrt_eps", {"eps": 1e-3})]
+
+
+def _chain(dtype, shape, b_shape):
+    """Every node kind once, each feeding the result with its own weight (so a wrong
+    expression changes it); ``b`` broadcasts against ``a``."""
+    nodes = []
+
+    def node(name, operands, params=(), node_shape=shape):
+        nodes.append((name, operands, tuple(sorted(dict(params).items())), node_shape, dtype))
+        return ("node", len(nodes) - 1)
+
+    a, b, cond = ("in", 0), ("in", 1), ("in", 2)
+    terms = [node(n, (a,)) for n in _UNARY]
+    terms += [node(n, (a, b)) for n in _BINARY]
+    terms += [node(n, (b,), p, b_shape) for n, p in _WITH_PARAMS]
+    terms.append(node("broadcast_to", (b,), {"shape": shape}))
+    terms.append(node("where", (cond, a, b)))
+    terms.append(node("leaky_relu", (node("sub", (a, ("const", 1.25, dtype))),), {"alpha": 0.5}))
+    terms.append(node("cast", (node("cast", (a,), {"dtype": "int32"}, shape[:0] + shape),),
+                      {"dtype": dtype}))
+    acc = terms[0]
+    for k, t in enumerate(terms[1:], 1):
+        acc = node("add", (acc, node("mul", (t, ("const", 1.0 + k / 64, dtype)))))
+    return tuple(nodes)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape, b_shape", [((3, 50), (3, 50)), ((2, 8, 5, 6), (1, 8, 1, 1)),
+                                            ((4, 33), (33,)), ((7,), ())])
+def test_every_node_kind_agrees_with_numpys_kernel(dtype, shape, b_shape):
+    kinds = set(_UNARY + _BINARY) | {n for n, _ in _WITH_PARAMS} | {"where", "cast",
+                                                                   "broadcast_to"}
+    assert kinds == set(EXPRESSIONS)
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0.5, 2.0, shape).astype(dtype)  # inside every node's domain
+    b = rng.uniform(0.5, 2.0, b_shape).astype(dtype)
+    cond = rng.random(shape) > 0.5
+    expr = _chain(dtype, shape, b_shape)
+    got = kernels.fused_elementwise(TVM, a, b, cond, expr=expr)
+    want = NUMPY.run("fused_elementwise", a, b, cond, expr=expr)
+    np.testing.assert_allclose(got, want, rtol=2e-6 if dtype == "float32" else 1e-13)
+
+
+def test_the_conformance_suite_passes():
+    assert check_backend(TVM, primitives=["fused_elementwise"], max_examples=40).checked == \
+        ["fused_elementwise"]
+
+
+def test_nan_propagates_as_in_numpy():
+    x = np.array([np.nan, -1.0, 2.0, np.nan], np.float32)
+    y = np.array([0.0, np.nan, 1.0, 3.0], np.float32)
+    expr = (("maximum", (("in", 0), ("in", 1)), (), (4,), "float32"),
+            ("relu", (("node", 0),), (), (4,), "float32"))
+    np.testing.assert_array_equal(kernels.fused_elementwise(TVM, x, y, expr=expr),
+                                  NUMPY.run("fused_elementwise", x, y, expr=expr))
+
+
+def test_arrays_at_any_alignment_and_strides():
+    """NumPy's arrays are 16-byte aligned at best; views are not even that."""
+    base = np.arange(1 + 4 * 64, dtype=np.float32)
+    x = base[1:].reshape(4, 64)          # 4 bytes past an aligned start
+    y = np.arange(128, dtype=np.float32).reshape(64, 2).T[0]  # strided
+    expr = (("mul", (("in", 0), ("in", 1)), (), (4, 64), "float32"),)
+    out = np.empty(4 * 64 + 1, np.float32)[1:].reshape(4, 64)
+    got = kernels.fused_elementwise(TVM, x, y, out=out, expr=expr)
+    assert got is out
+    np.testing.assert_array_equal(out, x * y)
+
+
+def test_a_chain_tvm_does_not_generate_runs_the_provider_below(caplog):
+    x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)
+    expr = (("erf", (("in", 0),), (), (3, 4), "float32"),
+            ("mul", (("node", 0), ("const", 2.0, "float32")), (), (3, 4), "float32"))
+    with caplog.at_level("INFO", logger="sporeling.tvm"):
+        got = kernels.fused_elementwise(TVM, x, expr=expr)
+    np.testing.assert_array_equal(got, NUMPY.run("fused_elementwise", x, expr=expr))
+    assert "erf" in caplog.text
+
+
+def test_the_stack_tvm_then_onednn_then_numpy():
+    chain = TVM.chain()
+    assert chain[0] == "tvm" and chain[-1] == "numpy"
+    assert TVM.provider("fused_elementwise") == "tvm"
+    assert TVM.provider("add") == "numpy"
+    if "onednn" in chain:  # installed: its convolutions serve
+        assert TVM.provider("conv2d") == "onednn"
+    assert get_kernels().lookup("tvm", "conv2d") is None
+
+
+def _chains(n):
+    return [((("add", (("in", 0), ("const", float(k), "float32")), (), (5,), "float32"),),
+             (((5,), "<f4"),)) for k in range(n)]
+
+
+def test_a_programs_chains_compile_in_one_module_kept_on_disk(monkeypatch):
+    kernels.forget()
+    built = []
+    real = cache.load_or_build
+
+    def counting(chains, build):
+        built.append(len(chains))
+        return real(chains, build)
+
+    monkeypatch.setattr(cache, "load_or_build", counting)
+    calls = [("fused_elementwise", {"expr": expr}, [((5,), np.float32)])
+             for expr, _ in _chains(3)]
+    TVM.prepare_kernels(calls + [("add", {}, [((5,), np.float32)] * 2)])
+    assert built == [3]
+    x = np.ones(5, np.float32)
+    for k, (expr, _) in enumerate(_chains(3)):  # already compiled: no second build
+        np.testing.assert_array_equal(kernels.fused_elementwise(TVM, x, expr=expr), x + k)
+    assert built == [3]
+    if cache._compiler():
+        files = os.listdir(cache.cache_dir())
+        assert len(files) == 1 and files[0].endswith(".so")
+        kernels.forget()  # a second process: the module loads from disk
+        TVM.prepare_kernels(calls)
+        np.testing.assert_array_equal(
+            kernels.fused_elementwise(TVM, x, expr=_chains(3)[2][0]), x + 2)
+
+
+def test_a_damaged_cached_module_is_compiled_again():
+    if not cache._compiler():
+        pytest.skip("no C compiler: nothing is cached")
+    kernels.forget()
+    kernels.compile_chains(_chains(1))
+    (name,) = os.listdir(cache.cache_dir())
+    with open(os.path.join(cache.cache_dir(), name), "wb") as f:
+        f.write(b"not a shared library")
+    kernels.forget()
+    kernels.compile_chains(_chains(1))
+    x = np.ones(5, np.float32)
+    np.testing.assert_array_equal(kernels.fused_elementwise(TVM, x, expr=_chains(1)[0][0]), x)

@@ -165,3 +165,18 @@ def test_a_0d_tensor_keeps_its_shape(tmp_path):
     tensors = read_tensors(path)
     tensors = tensors[0] if isinstance(tensors, tuple) else tensors
     assert tensors["step"].shape == () and tensors["step"] == 7
+
+
+def test_the_same_checkpoint_saved_twice_is_the_same_file(tmp_path):
+    """safetensors writes metadata from a hash map, in an order that changes per call."""
+    from sporeling.expression.serialization.safetensors_io import read_tensors, write_tensors
+    tensors = {"w": np.arange(6, dtype=np.float32), "b": np.ones(2, np.float32)}
+    metadata = {f"key{k}": str(k) for k in range(6)}
+    files = []
+    for k in range(6):
+        path = str(tmp_path / f"c{k}.safetensors")
+        write_tensors(path, tensors, metadata)
+        files.append(open(path, "rb").read())
+    assert all(f == files[0] for f in files)
+    loaded, meta = read_tensors(str(tmp_path / "c0.safetensors"))
+    assert {k: meta[k] for k in metadata} == metadata and set(loaded) == {"w", "b"}

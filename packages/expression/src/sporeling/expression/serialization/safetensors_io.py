@@ -59,13 +59,30 @@ def write_tensors(path: str, tensors: dict[str, np.ndarray],
     metadata = {k: v for k, v in (metadata or {}).items() if k != KEY}
     sums = {name: tensor_checksum(name, a) for name, a in arrays.items()}
     sums[_OTHER_METADATA] = metadata_checksum(metadata)
-    data = save(arrays, metadata={**metadata, KEY: json.dumps(sums, separators=(",", ":"))})
+    data = _sorted_metadata(save(arrays, metadata={**metadata,
+                                                   KEY: json.dumps(sums, separators=(",", ":"))}))
 
     def write(tmp: str) -> None:
         with open(tmp, "wb") as f:
             f.write(data)
 
     atomic_write(path, write)
+
+
+def _sorted_metadata(data: bytes) -> bytes:
+    """``data`` with its metadata entries in sorted order. safetensors writes them from a
+    hash map, in an order that changes from call to call, so the same checkpoint saved
+    twice would differ byte for byte; the entries are the same, so the header keeps its
+    length and the tensors their offsets."""
+    length = int.from_bytes(data[:8], "little")
+    header = json.loads(data[8:8 + length])
+    if len(header.get("__metadata__") or {}) < 2:
+        return data
+    header["__metadata__"] = dict(sorted(header["__metadata__"].items()))
+    text = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode()
+    if len(text) > length:  # not the same spelling as safetensors': keep its order
+        return data
+    return data[:8] + text.ljust(length) + data[8 + length:]
 
 
 def read_tensors(path: str) -> tuple[dict[str, np.ndarray], dict[str, str]]:

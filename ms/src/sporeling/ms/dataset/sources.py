@@ -10,6 +10,7 @@ import sporeling.data as _data
 from ..common.dtype import to_numpy
 
 from .pipeline import Dataset
+from .samplers import attach_labels
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Cifar10Dataset",
            "ImageFolderDataset", "CSVDataset", "MindDataset"]
@@ -59,6 +60,9 @@ class GeneratorDataset(Dataset):
         if not isinstance(python_multiprocessing, bool):
             raise TypeError(f"GeneratorDataset: python_multiprocessing must be a bool, got "
                             f"{type(python_multiprocessing).__name__}")
+        if hasattr(source, "__getitem__") and hasattr(source, "__len__"):
+            names = [column_names] if isinstance(column_names, str) else list(column_names)
+            attach_labels(sampler, names, source.__getitem__, len(source))
         inner = _data.GeneratorDataset(source, column_names, num_samples=num_samples,
                                        shuffle=shuffle, sampler=sampler,
                                        num_shards=num_shards, shard_id=shard_id)
@@ -89,7 +93,24 @@ class _TypeCheck:
 GeneratorDataset.__doc__ += _data.GeneratorDataset.__doc__ or ""
 NumpySlicesDataset = _source("NumpySlicesDataset", _data.NumpySlicesDataset)
 Cifar10Dataset = _source("Cifar10Dataset", _data.Cifar10Dataset)
-ImageFolderDataset = _source("ImageFolderDataset", _data.ImageFolderDataset)
+
+
+def _image_folder(dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
+                  sampler=None, extensions=None, class_indexing=None, decode=False,
+                  num_shards=None, shard_id=None, cache=None, decrypt=None):
+    """MindSpore's argument order; the class indexing is kept for ``get_class_indexing``."""
+    inner = _data.ImageFolderDataset(dataset_dir, num_samples=num_samples, shuffle=shuffle,
+                                     extensions=extensions, class_indexing=class_indexing,
+                                     decode=decode, sampler=sampler, num_shards=num_shards,
+                                     shard_id=shard_id)
+    folder = Path(dataset_dir)
+    inner.class_indexing = dict(class_indexing) if class_indexing else {
+        c: i for i, c in enumerate(sorted(p.name for p in folder.iterdir() if p.is_dir()))}
+    return inner
+
+
+_image_folder.__doc__ += "\n\n" + (_data.ImageFolderDataset.__doc__ or "")
+ImageFolderDataset = _source("ImageFolderDataset", _image_folder)
 CSVDataset = _source("CSVDataset", _data.CSVDataset)
 MindDataset = _source("MindDataset", _data.MindDataset)
 

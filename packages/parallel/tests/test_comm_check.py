@@ -6,6 +6,9 @@ import threading
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes
 
 import sporeling.parallel as sp
 from sporeling.core import ContextError, context
@@ -143,6 +146,54 @@ def test_nonblocking_starts_do_not_wait_for_the_peers_and_start_in_call_order():
             return b.wait().tolist(), a.wait().tolist()
         return a.wait().tolist() and (b.wait().tolist(), a.wait().tolist())
     assert _each_rank(2, job) == [([0, 1], [3.0, 3.0])] * 2
+
+
+def test_an_all_reduce_stages_its_own_share_while_the_signatures_travel():
+    """The check's round trip overlaps the all-reduce's local work (issue 23 §14): the
+    result buffer holds this rank's own input as soon as the call returns, before any peer
+    has called; the peers' data moves only once the signatures match."""
+    arrived = threading.Event()
+
+    def job(comm):
+        if comm.rank == 1:
+            assert arrived.wait(10)  # rank 0 starts before rank 1 arrives
+        out = np.zeros(4)
+        handle = comm.iall_reduce(np.full(4, comm.rank + 1.0), out=out)
+        staged = out.tolist(), handle.test()
+        if comm.rank == 0:
+            arrived.set()
+        return staged, handle.wait().tolist()
+    (staged, result), (_, result1) = _each_rank(2, job)
+    assert staged == ([1.0] * 4, False)  # rank 0's own share, staged; no signature back yet
+    assert result == result1 == [3.0] * 4
+
+
+@settings(max_examples=25, deadline=None)
+@given(shapes=st.lists(array_shapes(max_dims=3, max_side=6), min_size=2, max_size=2,
+                       unique=True),
+       dtype=st.sampled_from([np.float16, np.float32, np.float64, np.int32]),
+       out=st.sampled_from(["new array", "out=", "in place"]))
+def test_an_all_reduce_of_other_sizes_is_named_on_every_rank_and_moves_no_data(shapes, dtype,
+                                                                                out):
+    """Ranks all-reducing different sizes (MPI would truncate or hang) raise on every rank;
+    each rank's buffers hold nothing of a peer's (``out=`` may hold the rank's own input,
+    staged while the signatures travelled); the next collective works."""
+    def job(comm):
+        x = np.full(shapes[comm.rank], comm.rank + 1, dtype)
+        into = {"new array": None, "out=": np.zeros_like(x), "in place": x}[out]
+        try:
+            comm.all_reduce(x, out=into)
+        except CollectiveMismatchError as err:
+            after = comm.all_reduce(np.full(2, comm.rank + 1.0)).tolist()
+            return err, x.tolist(), None if into is None else into.tolist(), after
+        return "no error"
+    for rank, got in enumerate(_each_rank(2, job)):
+        err, x, into, after = got
+        assert "shape" in err.differ and err.rank == rank
+        own = np.full(shapes[rank], rank + 1, dtype).tolist()
+        untouched = np.zeros(shapes[rank], dtype).tolist()
+        assert x == own and into in (None, untouched, own)  # out=: maybe staged (own)
+        assert after == [3.0, 3.0]
 
 
 def test_the_mismatch_is_raised_by_wait_of_a_nonblocking_start():

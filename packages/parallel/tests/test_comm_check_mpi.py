@@ -41,6 +41,22 @@ def test_with_the_check_off_mpi_lets_a_mismatched_rank_complete_with_wrong_data(
     assert "CollectiveMismatchError" not in done.stdout + done.stderr
 
 
+def test_ranks_all_reducing_different_sizes_raise_on_mpi_without_hanging():
+    """4 float32 on rank 0, 1 Mi on rank 1, into out=: the check (its round trip overlapping
+    the local copy into out) names it on both ranks; no data moved, the next one works."""
+    done = _run("on", "sizes")
+    assert done.returncode != 0
+    for rank, n in ((0, 4), (1, 1 << 20)):
+        line = re.search(rf"rank {rank}: CollectiveMismatchError: all_reduce: .*", done.stdout)
+        assert line, done.stdout + done.stderr[-3000:]
+        assert "they differ in shape)" in line[0]
+        assert f"rank {rank}: all_reduce(sum) float32[{n}] at check_mismatch_job.py:" in line[0]
+        assert f"rank {rank}: out holds [{rank + 1.0}]" in done.stdout  # its own input only
+    assert "returned" not in done.stdout
+    assert sorted(re.findall(r"rank \d: next all_reduce \[3.0\]", done.stdout)) == \
+        ["rank 0: next all_reduce [3.0]", "rank 1: next all_reduce [3.0]"], done.stdout
+
+
 def test_a_recv_that_does_not_fit_its_send_on_mpi():
     done = _run("on", "send")
     assert done.returncode != 0

@@ -26,6 +26,7 @@ peers first exchanges a signature of the call (:mod:`.check`, over the transport
 """
 from __future__ import annotations
 
+import functools
 from collections import deque
 
 import numpy as np
@@ -170,17 +171,23 @@ class Communicator:
         blocks = moved.reshape((self.size, moved.shape[0] // self.size) + moved.shape[1:])
         return np.ascontiguousarray(blocks)
 
-    def _checked(self, kind: str, start, **fields) -> Handle:
+    def _checked(self, kind: str, start, stage=None, **fields) -> Handle:
         """``start()``'s handle, or -- with ``comm_check`` on and peers to meet -- a handle
         that exchanges this call's signature first and starts only when every rank's
-        matches (:mod:`.check`)."""
+        matches (:mod:`.check`). With ``stage`` (the collective's local work: its result
+        buffer, this rank's share in it), ``start(stage())``: the staging runs while the
+        signatures travel, so their round trip hides behind work the collective does
+        anyway, and nothing moves between ranks before they match."""
         if self.size == 1 or not checking():
-            return start()
+            return start(stage()) if stage else start()
         sig = encode(kind, self._check_seq, group_id=self._group_id, line=user_line(),
                      **fields)
         self._check_seq += 1  # numbered from 0, as the local transport's rounds
-        return CheckedHandle(kind, self, self._start_signature_gather(sig, Described(sig)),
-                             start)
+        check = self._start_signature_gather(sig, Described(sig))
+        if stage:
+            staged = stage()
+            start = functools.partial(start, staged)
+        return CheckedHandle(kind, self, check, start)
 
     # ---- collectives (nonblocking) ----------------------------------------------------------
     def iall_reduce(self, x, op: str = "sum", *, out=None) -> Handle:
@@ -196,15 +203,20 @@ class Communicator:
             np.copyto(out, x)
             return DoneHandle("all_reduce", self, out)
 
-        def start():
+        def stage():  # this rank's share in the result buffer: MPI's own first step
             if x.dtype.name in _REDUCE_IN_F32:
-                handle = self._start_all_reduce(x.astype(np.float32),
-                                                "sum" if op == "mean" else op, None)
-            else:
-                handle = self._start_all_reduce(x, "sum" if op == "mean" else op, out)
+                return x.astype(np.float32)
+            result = self.empty(x.shape, x.dtype) if out is None else out
+            if out is None or out.ctypes.data != x.ctypes.data:  # else out=x: in place
+                np.copyto(result, x)
+            return result
+
+        def start(result):  # in place: only the peers' data moves now
+            handle = self._start_all_reduce(result, "sum" if op == "mean" else op, result)
             return _then(handle, lambda got: _finish_reduction(got, op, x.dtype, self.size,
                                                                out))
-        return self._checked("all_reduce", start, op=op, dtype=x.dtype, shape=x.shape)
+        return self._checked("all_reduce", start, stage, op=op, dtype=x.dtype,
+                             shape=x.shape)
 
     def _check_out(self, collective: str, out, like: np.ndarray) -> None:
         if not isinstance(out, np.ndarray) or out.shape != like.shape or \

@@ -9,7 +9,11 @@ user's line as payload) over a side channel that user collectives never use (MPI
 duplicate of the communicator; local: a rendezvous of its own). Only when every rank's
 signature is equal does the collective itself start; otherwise no rank starts it, and each
 raises :class:`~sporeling.parallel.errors.CollectiveMismatchError` naming what every rank
-called. The exchange is nonblocking (``i*`` starts never wait for the peers) and the handle's
+called. The round trip overlaps the collective's local work: an all-reduce copies the rank's
+input into its result buffer (MPI's own first step) while the signatures travel, and then
+reduces in place -- so the round trip costs nothing beyond that copy's time while the ranks
+have their cores (issue 23 §14).
+The exchange is nonblocking (``i*`` starts never wait for the peers) and the handle's
 ``wait(timeout)`` bounds both phases, so a rank that never arrives is still a
 :class:`~sporeling.parallel.errors.CollectiveTimeoutError`.
 
@@ -91,17 +95,27 @@ def _words_text(words: np.ndarray) -> str:
     return words.astype(np.int64).tobytes().rstrip(b"\0").decode("utf-8", "replace")
 
 
-def encode(kind: str, seq: int, *, op: str | None = None, dtype=None, shape=(),
-           p1: int = _NONE, p2: int = _NONE, group_id: int = 0, line: str = "") -> np.ndarray:
-    """The signature of one call: int64 words, equal across ranks exactly when the calls
-    match (the trailing line words excepted)."""
+def encode(kind: str, seq: int, **call) -> np.ndarray:
+    """The signature of one call (keywords: ``op``, ``dtype``, ``shape``, ``p1``, ``p2``,
+    ``group_id``, ``line``): int64 words, equal across ranks exactly when the calls match
+    (the trailing line words excepted)."""
+    sig = _encoded(kind, **call).copy()  # a loop repeats its calls: each is encoded once
+    sig[_SEQ] = seq
+    return sig
+
+
+@functools.lru_cache(maxsize=1024)
+def _encoded(kind: str, *, op: str | None = None, dtype=None, shape=(), p1: int = _NONE,
+             p2: int = _NONE, group_id: int = 0, line: str = "") -> np.ndarray:
     shape = tuple(int(s) for s in shape)
     dims = shape[:MAX_DIMS] + (0,) * (MAX_DIMS - min(len(shape), MAX_DIMS))
-    return np.array((_MAGIC, seq, KINDS.index(kind), _NONE if op is None else OPS.index(op))
-                    + _text_words("" if dtype is None else np.dtype(dtype).name, 2)
-                    + (p1, p2, group_id, len(shape) if dtype is not None else _NONE,
-                       zlib.crc32(repr(shape).encode())) + dims
-                    + _text_words(line, _LINE_WORDS), np.int64)
+    sig = np.array((_MAGIC, 0, KINDS.index(kind), _NONE if op is None else OPS.index(op))
+                   + _text_words("" if dtype is None else np.dtype(dtype).name, 2)
+                   + (p1, p2, group_id, len(shape) if dtype is not None else _NONE,
+                      zlib.crc32(repr(shape).encode())) + dims
+                   + _text_words(line, _LINE_WORDS), np.int64)
+    sig.flags.writeable = False  # shared by every call it encodes
+    return sig
 
 
 def describe(sig: np.ndarray) -> str:
@@ -175,7 +189,8 @@ def mismatch_error(comm, kind: str, signatures: np.ndarray) -> CollectiveMismatc
     """None when the gathered ``signatures`` (one row per rank) match; else the error every
     rank raises: what each rank called and where, and which fields differ."""
     rows = signatures[:, :COMPARED]
-    if (rows == rows[0]).all():
+    compared = rows.tobytes()  # bytes compare: this runs on every checked collective
+    if compared[:COMPARED * 8] * len(rows) == compared:
         return None
     return CollectiveMismatchError(kind, rank=comm.rank, group=comm.group,
                                    number=int(signatures[comm.rank, _SEQ]),

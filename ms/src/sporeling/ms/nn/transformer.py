@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 
 import sporeling.expression as sx
+from sporeling.core.arguments import check_fits, check_int
 from sporeling.expression.nn import (CellList, Dense, Dropout, LayerNorm, MultiheadAttention,
                                      TransformerEncoder, TransformerEncoderLayer)
 
@@ -75,8 +76,11 @@ class TransformerDecoder(Cell):
 
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
+        num_layers = check_int(num_layers, "num_layers", op="TransformerDecoder", min=1)
+        check_fits(num_layers * sum(p.nbytes for p in decoder_layer.get_parameters()),
+                   "the layers' parameters", op="TransformerDecoder")
         self.layers = CellList([copy.deepcopy(decoder_layer) for _ in range(num_layers)])
-        self.num_layers, self.norm = int(num_layers), norm
+        self.num_layers, self.norm = num_layers, norm
 
     def construct(self, tgt, memory, tgt_mask=None, memory_mask=None,
                   tgt_key_padding_mask=None, memory_key_padding_mask=None):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 __all__ = [
     "SporelingError", "ShapeError", "DTypeError", "ContextError", "PluginError",
-    "DuplicateNameError", "OutOfMemoryError", "SizeError",
+    "DuplicateNameError", "OutOfMemoryError", "SizeError", "ArgumentError",
 ]
 
 
@@ -51,6 +51,14 @@ class ShapeError(SporelingError, ValueError):
 
 class DTypeError(SporelingError, TypeError):
     """A dtype is unknown or not accepted by an operation."""
+
+
+class ArgumentError(SporelingError, TypeError, ValueError):
+    """A public function or constructor got an argument it cannot take: ``None`` or a string
+    where a tensor or size belongs, a NaN, negative or absurdly large size or axis.
+
+    Both a ``TypeError`` and a ``ValueError`` (as ``numpy.exceptions.AxisError`` is both a
+    ``ValueError`` and an ``IndexError``), so code that caught either builtin keeps working."""
 
 
 class ContextError(SporelingError, ValueError):

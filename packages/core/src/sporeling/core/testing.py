@@ -1,16 +1,22 @@
 """Checks that plugin authors (and our own suites) run on their packages."""
 from __future__ import annotations
 
+import contextlib
 import doctest
 import importlib
+import inspect
 import linecache
+import math
 import pkgutil
 import re
+import signal
 from pathlib import Path
+from typing import Callable
 
 from .hooks import PluginHost
 
-__all__ = ["hookspec_problems", "run_doctests", "install_problems", "run_example"]
+__all__ = ["hookspec_problems", "run_doctests", "install_problems", "run_example",
+           "BAD_ARGUMENTS", "bad_argument_problems"]
 
 _MODULE_OF = {"sporeling-modelzoo": "sporeling.zoo"}  # distributions not named after it
 
@@ -86,4 +92,82 @@ def hookspec_problems(host: PluginHost, root: Path) -> list[str]:
             problems.append(f"{name}: no docstring")
         if not any(name in source for source in test_sources):
             problems.append(f"{name}: no test mentions it")
+    return problems
+
+
+# one of each kind of wrong argument: a string, an arbitrary object, None, NaN, a negative
+# and a huge number (which must be refused before anything that size is allocated)
+BAD_ARGUMENTS = {"str": "abc", "object": object(), "None": None, "nan": math.nan,
+                 "negative": -3, "huge": 2 ** 62}
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Raise TimeoutError in the block after ``seconds`` (a no-op off POSIX or off the
+    main thread, where SIGALRM cannot be used)."""
+    try:
+        previous = signal.signal(signal.SIGALRM, _on_alarm)
+    except (AttributeError, ValueError):
+        yield
+        return
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _on_alarm(signum, frame):
+    raise TimeoutError("still running: a hang, or work sized by a huge argument")
+
+
+def _escaped(fn: Callable, kwargs: dict, seconds: float) -> BaseException | None:
+    """The exception ``fn(**kwargs)`` raised if it is not a SporelingError, else None."""
+    from .errors import SporelingError
+    try:
+        with _time_limit(seconds):
+            fn(**kwargs)
+    except SporelingError:
+        return None
+    except Exception as exc:  # noqa: BLE001  (anything else is what we are looking for)
+        return exc
+    return None
+
+
+def bad_argument_problems(callables: dict[str, Callable], good: Callable[[str], object],
+                          bad: dict[str, object] | None = None, *,
+                          params: Callable[[str, inspect.Parameter], bool] | None = None,
+                          seconds: float = 5.0) -> list[str]:
+    """Call each of ``callables`` (name -> function or class) with one parameter at a time
+    set to each of ``bad`` (default :data:`BAD_ARGUMENTS`) and the required others to
+    ``good(parameter_name)``; a problem is each call that raised anything but a
+    SporelingError or ran longer than ``seconds``. ``params(name, parameter)`` picks which
+    parameters to try (default: every named one).
+
+        >>> def area(width, height=1):
+        ...     return int(width) * height
+        >>> bad_argument_problems({"area": area}, good=lambda name: 2, bad={"str": "abc"})
+        ["area(width='abc'): ValueError: invalid literal for int() with base 10: 'abc'"]
+
+    (``area(2, height="abc")`` returns ``"abcabc"``: no error, no problem.)
+    """
+    bad = BAD_ARGUMENTS if bad is None else bad
+    problems = []
+    for name, fn in callables.items():
+        try:
+            signature = inspect.signature(fn)
+        except (TypeError, ValueError):  # a builtin without one: nothing to vary
+            continue
+        named = [p for p in signature.parameters.values()
+                 if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        required = {p.name: good(p.name) for p in named if p.default is p.empty}
+        for p in named:
+            if params is not None and not params(name, p):
+                continue
+            for value in bad.values():
+                exc = _escaped(fn, {**required, p.name: value}, seconds)
+                if exc is not None:
+                    problems.append(f"{name}({p.name}={value!r:.40}): "
+                                    f"{type(exc).__name__}: {str(exc)[:120]}")
     return problems

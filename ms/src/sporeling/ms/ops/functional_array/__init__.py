@@ -25,3 +25,7 @@ from .sparse import COOTensor, CSRTensor  # noqa: F401  (the containers the spar
 _MODULES = (activation, array, blocks, boxes, deformable, distance, grids, image, indexing, loss,
             matrix, nn, parameter, pooling, segments, sparse)
 __all__ = [name for module in _MODULES for name in module.__all__]
+
+from .._arguments import check_all  # noqa: E402
+
+check_all(globals(), __all__)  # raw errors from bad arguments: named Sporeling errors

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 import sporeling.expression as sx
+from sporeling.core.arguments import check_int
 from sporeling.core.errors import DTypeError, ShapeError, SporelingError
 from sporeling.ms.common.dtype import to_numpy
 
@@ -56,6 +57,7 @@ def tuple_of(value, n: int, name: str, op: str) -> tuple:
 
 def canonical_axis(axis: int, ndim: int, op: str) -> int:
     """``axis`` in ``[0, ndim)``; negative axes count from the end."""
+    axis = check_int(axis, "axis", op=op)
     if not -ndim <= axis < max(ndim, 1):
         raise ShapeError("axis out of range", op=op, expected=f"an axis in [{-ndim}, {ndim})",
                          got=axis)

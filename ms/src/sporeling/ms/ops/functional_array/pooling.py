@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from sporeling.core.arguments import check_int
+
 from ._common import SporelingError, float_like, ops, tensor, tuple_of, value_of
 
 __all__ = ["avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool2d", "max_pool3d", "lp_pool1d",
@@ -198,7 +200,10 @@ def _adaptive(op, x, nd, output_size, reduce):
         raise SporelingError(f"{op} takes a {nd + 1}-d or {nd + 2}-d input", op=op,
                              expected=f"rank {nd + 1} or {nd + 2}", got=f"shape {list(x.shape)}")
     sizes = output_size if isinstance(output_size, (tuple, list)) else (output_size,) * nd
-    sizes = tuple(x.shape[x.ndim - nd + i] if s is None else int(s) for i, s in enumerate(sizes))
+    # int32 sizes, as MindSpore's kernels take (a huge one would loop here for ever)
+    sizes = tuple(x.shape[x.ndim - nd + i] if s is None else
+                  check_int(s, "output_size", op=op, min=1, max=2 ** 31 - 1)
+                  for i, s in enumerate(sizes))
     if len(sizes) != nd or any(s <= 0 for s in sizes):
         raise SporelingError("bad output_size", op=op, expected=f"{nd} positive sizes",
                              got=repr(output_size))

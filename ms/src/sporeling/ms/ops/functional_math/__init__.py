@@ -30,3 +30,7 @@ _MODULES = (arraylike, clipping, comparison, creation, cumulative, decomposition
             differential, elementwise, gamma_functions, linalg, other, random, reduction, solvers,
             sorting, special, spectral, transcendental)
 __all__ = sorted({name for module in _MODULES for name in module.__all__})
+
+from .._arguments import check_all  # noqa: E402
+
+check_all(globals(), __all__)  # raw errors from bad arguments: named Sporeling errors

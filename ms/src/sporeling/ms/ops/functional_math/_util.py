@@ -6,7 +6,7 @@ import numbers
 import numpy as np
 
 import sporeling.expression as sx
-from sporeling.core.errors import ShapeError, SporelingError
+from sporeling.core.errors import ArgumentError, ShapeError, SporelingError
 from sporeling.ms.common.dtype import to_numpy
 
 Tensor = sx.Tensor
@@ -56,8 +56,8 @@ def axes(axis):
 def one_axis(op: str, axis, ndim: int) -> int:
     """A single axis in ``[0, ndim)`` (negative counts from the end)."""
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise SporelingError("needs one integer axis", op=op, expected="an int",
-                             got=repr(axis))
+        raise ArgumentError("needs one integer axis", op=op, expected="an int",
+                            got=repr(axis))
     if not -max(ndim, 1) <= axis < max(ndim, 1):
         raise ShapeError("axis out of range", op=op,
                          expected=f"an axis in [-{max(ndim, 1)}, {max(ndim, 1)})",

@@ -12,6 +12,8 @@ import numbers
 
 import numpy as np
 
+from sporeling.core.arguments import check_float
+
 from ._util import SporelingError, Tensor, np_dtype, ops, result, tensor
 
 __all__ = ["zeros", "ones", "zeros_like", "ones_like", "full", "full_like", "fill", "eye",
@@ -104,6 +106,8 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     start, end, step = _scalar(start), _scalar(end), _scalar(step)
     if end is None:
         start, end = 0, start
+    for name, value in (("start", start), ("end", end), ("step", step)):
+        check_float(value, name, op="ops.arange")
     if step == 0:
         raise SporelingError("step must not be 0", op="ops.arange", expected="step != 0",
                              got="step=0")

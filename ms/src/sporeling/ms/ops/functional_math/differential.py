@@ -19,6 +19,8 @@ import numpy as np
 import sporeling.expression as sx
 from sporeling.compiler.transforms import vmap as _vmap
 
+from sporeling.core.errors import ArgumentError
+
 from ._util import SporelingError, Tensor, ops, result, tensor
 
 __all__ = ["grad", "value_and_grad", "get_grad", "jvp", "vjp", "jacfwd", "jacrev", "vmap"]
@@ -98,20 +100,29 @@ def _ones_sens_value_and_grad(fn, grad_position, weights, has_aux):
     return run
 
 
+def _one_position_unwrapped(grads, grad_position, weights):
+    """MindSpore 2.10 gives the gradient of a one-position tuple (``grad_position=(0,)``)
+    as the Tensor itself, not a 1-tuple (with ``weights``: ``(Tensor, weight grads)``)."""
+    if not (isinstance(grad_position, tuple) and len(grad_position) == 1):
+        return grads
+    return grads[0] if weights is None else (grads[0][0], grads[1])
+
+
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     """A function returning ``(fn's value, gradients)``: the gradients of ``fn``'s output
     (summed where it is not a scalar: MindSpore's all-ones sensitivity; with ``has_aux``
     of the first item of the tuple ``fn`` returns) w.r.t. the inputs at ``grad_position``
-    (an int or a tuple) and/or ``weights``. ``return_ids`` pairs each gradient with its
-    position or parameter name (see :func:`get_grad`)."""
+    (an int or a tuple; a 1-tuple gives its gradient alone, as an int does) and/or
+    ``weights``. ``return_ids`` pairs each gradient with its position or parameter name
+    (see :func:`get_grad`)."""
     g = _ones_sens_value_and_grad(fn, grad_position, weights, has_aux)
-    if not return_ids:
-        return functools.wraps(fn, updated=())(g)
 
-    def with_ids(*args):
-        value, grads = g(*args)
-        return value, _with_ids(grads, grad_position, weights)
-    return with_ids
+    def run(*args, **kwargs):
+        value, grads = g(*args, **kwargs)
+        if return_ids:
+            grads = _with_ids(grads, grad_position, weights)
+        return value, _one_position_unwrapped(grads, grad_position, weights)
+    return functools.wraps(fn, updated=())(run)
 
 
 def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
@@ -190,6 +201,9 @@ def jvp(fn, inputs, v, has_aux=False):
     outputs, aux = (full[0], full[1:]) if has_aux else (full, None)
     target = (lambda *a: fn(*a)[0]) if has_aux else fn
     outs = _as_tuple(outputs)
+    if not all(hasattr(o, "shape") for o in outs):
+        raise ArgumentError("fn must return tensors", op="ops.jvp", expected="Tensor outputs",
+                            got=", ".join(type(o).__name__ for o in outs))
     positions = tuple(range(len(primals)))
 
     def pulled_along_v(*cts):  # <vjp(ct), v>: linear in ct, its gradient in ct is J v

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sporeling.core.arguments import check_int
+
 from ._util import SporelingError, float_of, ops, result, tensor
 
 __all__ = ["abs", "absolute", "accumulate_n", "add", "addcdiv", "addcmul", "addn", "ceil",
@@ -337,7 +339,8 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
     ax = axis % len(x.shape)
     if bool_input := np.dtype(x.dtype) == np.bool_:
         x = ops.cast(x, np.int8)
-    for _ in range(n):
+    n = check_int(n, "n", op="ops.diff", min=0)
+    for _ in range(min(n, x.shape[ax])):  # past the axis' length it stays empty
         x = ops.sub(_along(x, ax, slice(1, None)), _along(x, ax, slice(None, -1)))
     if bool_input:
         x = ops.not_equal(x, 0)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sporeling.core.arguments import check_int
+
 from ._util import SporelingError, float_of, one_axis, ops, result, tensor
 
 __all__ = ["sort", "argsort", "msort", "topk", "median", "nanmedian", "searchsorted",
@@ -49,10 +51,11 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     x = tensor(input)
     ax = one_axis("ops.topk", -1 if dim is None else dim, len(x.shape))
     n = x.shape[ax] if x.shape else 1
-    if not 0 <= int(k) <= n:
+    k = check_int(k, "k", op="ops.topk")
+    if not 0 <= k <= n:
         raise SporelingError("k out of range", op="ops.topk",
                              expected=f"0 <= k <= {n} (the size of dim {ax})", got=f"k={k}")
-    values, indices = ops.topk(x, int(k), axis=ax, largest=largest)
+    values, indices = ops.topk(x, k, axis=ax, largest=largest)
     return result((values, _int32(indices)))
 
 

@@ -1,14 +1,18 @@
 """Helpers the op definitions share: operand conversion, promotion, shape rules."""
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
-from sporeling.core import DTypeError, ShapeError, dtypes
+from sporeling.core import ArgumentError, DTypeError, ShapeError, dtypes
+from sporeling.core.arguments import check_float, check_int
 
 from ..core import Aval
 
 __all__ = ["is_array", "as_operand", "promote", "float_operand", "broadcast_shapes",
-           "same_dtype", "check_axes", "unbroadcast", "elementwise_aval"]
+           "same_dtype", "check_axes", "check_shape", "check_sequence", "check_callable",
+           "check_int", "check_float", "unbroadcast", "elementwise_aval"]
 
 _SCALARS = (bool, int, float)
 _SCALAR_KIND = {bool: 0, int: 1, float: 2}
@@ -25,10 +29,35 @@ def as_operand(x, dtype=None):
     """Arrays pass through; Python scalars and (nested) lists become NumPy arrays."""
     if is_array(x):
         return np.asarray(x) if isinstance(x, np.generic) else x
-    array = np.asarray(x, dtype=dtype)
+    try:
+        array = np.asarray(x, dtype=dtype)
+    except (TypeError, ValueError, OverflowError):  # ragged lists, "abc" as a float, 2**70
+        array = None
+    if array is None or array.dtype.kind in _NOT_NUMBERS:  # None, "abc", object(): kernels
+        raise not_an_operand(x, _calling_op()) from None  # cannot take them
     if dtype is None and array.dtype.kind == "f":  # Python floats default to float32
         array = array.astype(dtypes.default_float)
     return array
+
+
+_NOT_NUMBERS = frozenset("OUSMm")  # object, str, bytes, datetime, timedelta
+
+
+def _calling_op() -> str:
+    """The name of the op function that called in here (past comprehensions and helpers)."""
+    frame = sys._getframe(2)
+    while frame.f_back is not None and (frame.f_code.co_name.startswith("<")
+                                        or frame.f_code.co_filename == __file__):
+        frame = frame.f_back
+    return frame.f_code.co_name
+
+
+def not_an_operand(x, op: str) -> ArgumentError:
+    """The error for an operand that is no tensor, array, number or list of numbers; ``op``
+    is the function that was given it (the caller's name, looked up only on this path)."""
+    return ArgumentError("operand is not a tensor", op=op,
+                         expected="a Tensor, an array, a number or a (nested) list of numbers",
+                         got=f"{type(x).__name__} {x!r}"[:120])
 
 
 def promote(op: str, *args):
@@ -113,7 +142,7 @@ def check_axes(op: str, axis, ndim: int) -> tuple[int, ...]:
     """``axis`` (None, int or sequence) as sorted non-negative axes, or a ShapeError."""
     if axis is None:
         return tuple(range(ndim))
-    raw = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    raw = (axis,) if isinstance(axis, (int, np.integer)) else check_sequence(op, "axis", axis)
     axes = []
     for a in raw:
         if not isinstance(a, (int, np.integer)) or not -ndim <= a < max(ndim, 1):
@@ -124,6 +153,34 @@ def check_axes(op: str, axis, ndim: int) -> tuple[int, ...]:
     if len(set(axes)) != len(axes):
         raise ShapeError("repeated axis", op=op, expected="distinct axes", got=repr(axis))
     return tuple(sorted(axes))
+
+
+def check_sequence(op: str, name: str, value) -> tuple:
+    """``value`` (a list, tuple, array...) as a tuple, or an ArgumentError: a str, None or a
+    number where a sequence belongs."""
+    if not isinstance(value, (str, bytes)):
+        try:
+            return tuple(value)
+        except TypeError:
+            pass
+    raise ArgumentError(f"bad {name}", op=op, expected="an int or a sequence of ints",
+                        got=repr(value)[:80])
+
+
+def check_shape(op: str, shape, name: str = "shape") -> tuple[int, ...]:
+    """An int or a sequence of ints as a tuple of ints, or an ArgumentError; sizes out of
+    range are left to the op (a ShapeError that can say what would fit)."""
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        return (int(shape),)
+    return tuple(check_int(n, name, op=op) for n in check_sequence(op, name, shape))
+
+
+def check_callable(op: str, name: str, fn):
+    """``fn`` if it can be called, else an ArgumentError."""
+    if not callable(fn):
+        raise ArgumentError(f"bad {name}", op=op, expected="a function",
+                            got=f"{type(fn).__name__} {fn!r}"[:80])
+    return fn
 
 
 def unbroadcast(g, shape: tuple[int, ...]):

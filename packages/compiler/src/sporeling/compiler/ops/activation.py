@@ -12,7 +12,7 @@ import math
 from sporeling.core import SporelingError
 
 from ..core import Aval, Primitive, bind, def_backward
-from ._util import elementwise_aval, float_operand, promote
+from ._util import check_float, elementwise_aval, float_operand, promote
 from .comparison import greater, where
 from .elementwise import add, exp, mul, neg, square, sub
 
@@ -43,7 +43,7 @@ def relu(x):
 
 def leaky_relu(x, alpha=0.01):
     """``x`` where positive, else ``alpha * x``."""
-    return bind(leaky_relu_p, float_operand(x), alpha=float(alpha))
+    return bind(leaky_relu_p, float_operand(x), alpha=check_float(alpha, "alpha", op="leaky_relu"))
 
 
 def tanh(x):
@@ -78,7 +78,8 @@ def gelu(x, approximate="none"):
 def softplus(x, beta=1.0, threshold=20.0):
     """``log(1 + exp(beta * x)) / beta``, and ``x`` itself where ``beta * x > threshold``
     (PyTorch's definition). Stable for any ``x``."""
-    return bind(softplus_p, float_operand(x), beta=float(beta), threshold=float(threshold))
+    return bind(softplus_p, float_operand(x), beta=check_float(beta, "beta", op="softplus"),
+                threshold=check_float(threshold, "threshold", op="softplus"))
 
 
 def erf(x):

@@ -13,7 +13,7 @@ from sporeling.core import ShapeError
 from ..core import Aval, Primitive, bind, def_backward
 from ..core.sharding import OpDims, labels, shape_of
 from ._batching import shift_axes, shift_axis, to_front
-from ._util import as_operand, check_axes
+from ._util import as_operand, check_axes, check_shape
 from .shape import _unary_aval, normalize_axis, reshape
 
 __all__ = ["tile", "repeat", "flip", "roll", "pad"]
@@ -47,7 +47,7 @@ def tile(x, reps):
                [1, 2, 1, 2]])
     """
     x = as_operand(x)
-    reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
+    reps = check_shape("tile", reps, "reps")
     ndim = len(x.shape)
     if len(reps) > ndim:
         x = reshape(x, (1,) * (len(reps) - ndim) + tuple(x.shape))
@@ -127,8 +127,9 @@ def roll(x, shift, axis=None):
     x = as_operand(x)
     if axis is None:
         return reshape(roll(reshape(x, (-1,)), shift, 0), tuple(x.shape))
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    shifts = (shift,) * len(axes) if isinstance(shift, (int, np.integer)) else tuple(shift)
+    axes = check_shape("roll", axis, "axis")
+    shifts = check_shape("roll", shift, "shift")
+    shifts = shifts * len(axes) if isinstance(shift, (int, np.integer)) else shifts
     if len(shifts) != len(axes):
         raise ShapeError("shift and axis lengths differ", op="roll",
                          expected=f"{len(axes)} shifts", got=repr(shift))
@@ -205,8 +206,14 @@ def pad(x, pad_width, mode="constant", value=0):
     """
     x = as_operand(x)
     ndim = len(x.shape)
-    width = np.broadcast_to(np.asarray(pad_width, dtype=np.int64).reshape(-1, 2)
-                            if np.ndim(pad_width) else np.full((1, 2), pad_width), (ndim, 2))
+    flat = check_shape("pad", np.ravel(np.asarray(pad_width, dtype=object)).tolist(),
+                       "pad_width")
+    try:
+        width = np.broadcast_to(np.asarray(flat, dtype=np.int64).reshape(-1, 2)
+                                if np.ndim(pad_width) else np.full((1, 2), flat[0]), (ndim, 2))
+    except ValueError:  # neither one pair nor a pair per axis
+        raise ShapeError("bad pad widths", op="pad", expected=f"{ndim} pairs of ints >= 0",
+                         got=repr(pad_width)) from None
     width = tuple((int(a), int(b)) for a, b in width)
     value = value.item() if isinstance(value, np.generic) else value
     _pad_aval(x, pad_width=width, mode=mode, value=value)

@@ -32,12 +32,14 @@ from typing import Callable
 import numpy as np
 
 from sporeling.core import ShapeError, SporelingError
+from sporeling.core.arguments import check_fits
 
 from ..core import Aval, Primitive
 from ..ir.evaluate import evaluate
 from ..ir.graph import Const
 from ..ir.trace import user_source
 from ._control_loops import loop_carry, merge_branches, predicate, static_int
+from ._util import check_callable, check_int
 from ._control_trace import (bind_operands, flatten, is_array, model_of, trace,
                              unflatten, wrap_like)
 
@@ -182,6 +184,8 @@ def cond(pred, true_fn: Callable, false_fn: Callable, *operands):
 
     Both branches are traced; they must return the same structure, shapes and dtypes.
     """
+    check_callable("cond", "true_fn", true_fn)
+    check_callable("cond", "false_fn", false_fn)
     return cond_core(pred, true_fn, false_fn, list(operands))
 
 
@@ -213,6 +217,8 @@ def while_loop(cond_fn: Callable, body_fn: Callable, init_val):
     differentiable only eagerly (use ``fori_loop`` with static bounds, or ``scan``, in
     Graph mode).
     """
+    check_callable("while_loop", "cond_fn", cond_fn)
+    check_callable("while_loop", "body_fn", body_fn)
     return while_core(lambda parts: cond_fn(parts[0]), lambda parts: [body_fn(parts[0])],
                       [init_val])[0]
 
@@ -250,6 +256,10 @@ def _assemble(plan, results) -> list:
 def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = False):
     """``(final_carry, stacked_ys)`` of ``carry, y = f(carry, x)`` over the leading axis of
     ``xs`` (a pytree; None with ``length`` for a loop without inputs)."""
+    check_callable("scan", "f", f)
+    if length is not None:
+        length = check_int(length, "length", op="scan", min=0)
+
     def body(parts, x):
         carry, y = f(parts[0], x)
         return [carry], y
@@ -313,8 +323,10 @@ def fori_loop(lower, upper, body_fn: Callable, init_val):
     """``val = body_fn(i, val)`` for ``i`` in ``range(lower, upper)``: a ``scan`` when the
     bounds are static (Python ints or concrete arrays; reverse-differentiable in every
     mode), else a ``while_loop``."""
+    check_callable("fori_loop", "body_fn", body_fn)
     lo, hi = static_int(lower), static_int(upper)
     if lo is not None and hi is not None:
+        check_fits(8 * (hi - lo), "the loop's index", op="fori_loop")
         index = np.arange(lo, max(lo, hi), dtype=np.int64)
         (carry,), _ = scan_core(lambda parts, i: ([body_fn(i, parts[0])], None), [init_val],
                                 index, length=len(index))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from sporeling.core import dtypes
 
 from ..core import Aval, Primitive, bind, def_backward
+from ._util import as_operand
 
 __all__ = ["cast"]
 
@@ -29,7 +30,7 @@ def cast(x, dtype):
         >>> cast(np.array([1.7, -2.2]), "int32")
         array([ 1, -2], dtype=int32)
     """
-    dtype = dtypes.dtype(dtype)
+    x, dtype = as_operand(x), dtypes.dtype(dtype)
     if x.dtype == dtype:
         return x
     return bind(cast_p, x, dtype=dtype)

@@ -24,7 +24,8 @@ import numpy as np
 from sporeling.core import DTypeError, ShapeError, dtypes
 
 from ..core import Aval, Primitive, bind, def_backward, def_nondifferentiable
-from ._util import as_operand, broadcast_shapes, is_array, same_dtype, unbroadcast
+from ._util import (as_operand, broadcast_shapes, check_int, check_sequence, check_shape,
+                    is_array, same_dtype, unbroadcast)
 from .shape import normalize_axis
 
 __all__ = ["OPERAND", "IndexingError", "strided_slice", "slice", "getitem", "add_at",
@@ -204,7 +205,8 @@ def strided_slice(x, begin, end, strides=None):
     """
     x = as_operand(x)
     shape = tuple(x.shape)
-    strides = (None,) * len(begin) if strides is None else tuple(strides)
+    begin, end = _bounds("begin", begin), _bounds("end", end)
+    strides = (None,) * len(begin) if strides is None else _bounds("strides", strides)
     if not len(begin) == len(end) == len(strides) <= len(shape):
         raise IndexingError("begin, end and strides differ in length or exceed the rank",
                             op="slice", expected=f"equal lengths <= {len(shape)}",
@@ -222,6 +224,15 @@ def strided_slice(x, begin, end, strides=None):
     return bind(slice_p, x, slices=slices)
 
 
+def _bounds(name: str, values) -> tuple:
+    """Slice bounds: a sequence of ints or Nones, or an ArgumentError."""
+    values = check_sequence("strided_slice", name, values)
+    for v in values:
+        if v is not None:
+            check_int(v, name, op="strided_slice")
+    return values
+
+
 def slice(x, begin, size):  # noqa: A001  (the op's name, as in MindSpore)
     """``size[i]`` elements from ``begin[i]`` per axis (-1: to the end), as MindSpore's
     ``ops.slice``.
@@ -230,6 +241,8 @@ def slice(x, begin, size):  # noqa: A001  (the op's name, as in MindSpore)
         array([[1, 2],
                [4, 5]])
     """
+    begin = check_shape("slice", begin, "begin")
+    size = check_shape("slice", size, "size")
     return strided_slice(x, begin, [None if s == -1 else b + s for b, s in zip(begin, size)])
 
 

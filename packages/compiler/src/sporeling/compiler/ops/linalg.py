@@ -13,12 +13,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from sporeling.core import ShapeError
+from sporeling.core import ArgumentError, ShapeError
 
 from ..core import Aval, Primitive, bind, def_backward
 from ..core.sharding import Fresh, OpDims, broadcast_dims, shape_of
 from ._batching import logical_shape, reshape as batch_reshape, to_front
-from ._util import as_operand, broadcast_shapes, promote, same_dtype, unbroadcast
+from ._util import as_operand, broadcast_shapes, check_int, promote, same_dtype, unbroadcast
 
 __all__ = ["matmul", "einsum", "outer", "tril", "triu"]
 
@@ -169,6 +169,10 @@ def einsum(subscripts: str, *operands):
     """Einstein summation (``np.einsum``): explicit (``"ij,jk->ik"``) or implicit output,
     batch axes through ``...``; index sizes must agree exactly (no broadcasting of 1s).
     Differentiable in every operand."""
+    if not isinstance(subscripts, str) or not operands:
+        raise ArgumentError("bad arguments", op="einsum",
+                            expected="a subscripts string and at least one operand",
+                            got=f"subscripts={subscripts!r:.40} and {len(operands)} operands")
     xs = promote("einsum", *operands)
     spec, _ = einsum_spec(subscripts, tuple(tuple(x.shape) for x in xs))
     return bind(einsum_p, *xs, subscripts=spec)
@@ -220,16 +224,16 @@ def tril(x, k: int = 0):
         array([[0., 0., 0.],
                [1., 0., 0.]])
     """
-    x = as_operand(x)
-    tril_p.abstract_eval(x, k=int(k))
-    return bind(tril_p, x, k=int(k))
+    x, k = as_operand(x), check_int(k, "k", op="tril")
+    tril_p.abstract_eval(x, k=k)
+    return bind(tril_p, x, k=k)
 
 
 def triu(x, k: int = 0):
     """The upper triangle of the last two axes: entries with ``col - row >= k`` (``np.triu``)."""
-    x = as_operand(x)
-    triu_p.abstract_eval(x, k=int(k))
-    return bind(triu_p, x, k=int(k))
+    x, k = as_operand(x), check_int(k, "k", op="triu")
+    triu_p.abstract_eval(x, k=k)
+    return bind(triu_p, x, k=k)
 
 
 # ---------------------------------------------------------------- matmul, einsum: vmap, sharding

@@ -34,7 +34,7 @@ from ..core import Aval, Primitive, bind, def_nondifferentiable
 from ..core.stack import FRESH
 from ..ir.trace import innermost_trace
 from ._batching import aligned
-from ._util import as_operand, is_array
+from ._util import as_operand, check_float, check_int, check_shape, is_array
 
 __all__ = ["uniform", "normal", "bernoulli", "randint", "permutation", "draw_seed",
            "seed_operand", "check_seed"]
@@ -86,14 +86,15 @@ def seed_operand(seed, op: str = "random"):
 
 def check_seed(op: str, seed) -> None:
     """Abstract check of a seed operand: an int64 scalar."""
-    if tuple(seed.shape) != () or np.dtype(seed.dtype) != _INT64:
+    if not is_array(seed) or tuple(seed.shape) != () or np.dtype(seed.dtype) != _INT64:
         raise DTypeError("the seed must be an int64 scalar", op=op, expected="int64[]",
-                         got=f"{np.dtype(seed.dtype)}{list(seed.shape)}")
+                         got=f"{np.dtype(seed.dtype)}{list(seed.shape)}" if is_array(seed)
+                         else repr(seed)[:40])
 
 
 def _shape(op: str, shape) -> tuple[int, ...]:
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    if not all(isinstance(n, (int, np.integer)) and n >= 0 for n in shape):
+    shape = check_shape(op, shape)
+    if not all(n >= 0 for n in shape):
         raise ShapeError("bad shape", op=op, expected="ints >= 0", got=repr(shape))
     return tuple(int(n) for n in shape)
 
@@ -127,7 +128,8 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=dtypes.float32):
     shape = _shape("uniform", shape)
     if _scalar(minval) and _scalar(maxval):
         return bind(uniform_p, draw_seed(), shape=shape, dtype=dtype,
-                    low=float(minval), high=float(maxval))
+                    low=check_float(minval, "minval", op="uniform"),
+                    high=check_float(maxval, "maxval", op="uniform"))
     from .elementwise import add, mul, sub
     unit = bind(uniform_p, draw_seed(), shape=shape, dtype=dtype, low=0.0, high=1.0)
     return add(mul(unit, sub(maxval, minval)), minval)
@@ -139,7 +141,8 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32):
     shape = _shape("normal", shape)
     if _scalar(mean) and _scalar(stddev):
         return bind(normal_p, draw_seed(), shape=shape, dtype=dtype,
-                    mean=float(mean), stddev=float(stddev))
+                    mean=check_float(mean, "mean", op="normal"),
+                    stddev=check_float(stddev, "stddev", op="normal", min=0.0))
     from .elementwise import add, mul
     unit = bind(normal_p, draw_seed(), shape=shape, dtype=dtype, mean=0.0, stddev=1.0)
     return add(mul(unit, stddev), mean)
@@ -186,7 +189,8 @@ def randint(low, high, shape, dtype=dtypes.int64):
     if not dtypes.is_integer(dtype):
         raise DTypeError("needs an integer dtype", op="randint", expected="an integer dtype",
                          got=str(dtype))
-    if not int(low) < int(high):
+    low, high = check_int(low, "low", op="randint"), check_int(high, "high", op="randint")
+    if not low < high:
         raise ShapeError("empty range", op="randint", expected="low < high",
                          got=f"low={low}, high={high}")
     return bind(randint_p, draw_seed(), shape=_shape("randint", shape), dtype=dtype,

@@ -15,10 +15,11 @@ import builtins
 
 import numpy as np
 
-from sporeling.core import ShapeError
+from sporeling.core import ArgumentError, ShapeError
 
 from ..core import Aval, Primitive, bind, def_backward
-from ._util import as_operand, broadcast_shapes, check_axes, promote, same_dtype
+from ._util import (as_operand, broadcast_shapes, check_axes, check_shape, promote,
+                    same_dtype)
 
 __all__ = ["reshape", "broadcast_to", "transpose", "permute", "swap_last_axes", "expand_dims",
            "squeeze", "concat", "stack", "split"]
@@ -72,7 +73,7 @@ def _reshape_bwd(ct, x, *, out, shape):
 def reshape(x, shape):
     """``x`` with a new shape of the same size; one dimension may be -1."""
     x = as_operand(x)
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    shape = check_shape("reshape", shape)
     shape = _resolve_shape("reshape", x.shape, int(np.prod(x.shape, dtype=np.int64)), shape)
     if shape == tuple(x.shape):
         return x
@@ -97,7 +98,7 @@ def _broadcast_to_bwd(ct, x, *, out, shape):
 def broadcast_to(x, shape):
     """``x`` broadcast to ``shape`` (NumPy rules)."""
     x = as_operand(x)
-    shape = tuple(int(n) for n in shape)
+    shape = check_shape("broadcast_to", shape)
     if shape == tuple(x.shape):
         return x
     return bind(broadcast_to_p, x, shape=shape)
@@ -120,9 +121,9 @@ def transpose(x, axes=None):
     """Permute axes (reverse them when ``axes`` is None), like ``np.transpose``."""
     x = as_operand(x)
     ndim = len(x.shape)
-    axes = tuple(range(ndim))[::-1] if axes is None else tuple(int(a) % max(ndim, 1) if
-                                                                -ndim <= a < ndim else a
-                                                                for a in axes)
+    axes = tuple(range(ndim))[::-1] if axes is None else tuple(
+        a % max(ndim, 1) if -ndim <= a < ndim else a
+        for a in check_shape("transpose", axes, "axes"))
     _transpose_aval(x, axes=axes)
     if axes == tuple(range(ndim)):
         return x
@@ -142,6 +143,7 @@ def permute(x, *axes):
 
 def swap_last_axes(x):
     """The last two axes exchanged (matrix transpose, batched)."""
+    x = as_operand(x)
     n = len(x.shape)
     return transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
 
@@ -153,7 +155,7 @@ def expand_dims(x, axis):
         (1, 2, 3, 1)
     """
     x = as_operand(x)
-    raw = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    raw = check_shape("expand_dims", axis, "axis")
     axes = check_axes("expand_dims", raw, len(x.shape) + len(raw))
     dims = iter(x.shape)
     return reshape(x, tuple(1 if i in axes else next(dims)
@@ -202,6 +204,7 @@ def _concat_bwd(ct, *xs, out, axis):
 
 def concat(tensors, axis=0):
     """Join tensors along an existing axis (``np.concatenate``); dtypes are promoted."""
+    tensors = _tensors("concat", tensors)
     if not tensors:
         raise ShapeError("nothing to concatenate", op="concat",
                          expected="at least one tensor", got="an empty sequence")
@@ -216,12 +219,24 @@ def concat(tensors, axis=0):
     return bind(concat_p, *xs, axis=axis)
 
 
+def _tensors(op: str, tensors) -> list:
+    """The ``tensors`` argument of concat and stack as a list, or an ArgumentError."""
+    if not isinstance(tensors, (str, bytes)):
+        try:
+            return list(tensors)
+        except TypeError:  # not iterable
+            pass
+    raise ArgumentError("bad tensors", op=op, expected="a list or tuple of tensors",
+                        got=f"{type(tensors).__name__} {tensors!r}"[:80])
+
+
 def stack(tensors, axis=0):
     """Join tensors of one shape along a new ``axis``.
 
         >>> stack([np.zeros(3), np.ones(3)], axis=1).shape
         (3, 2)
     """
+    tensors = _tensors("stack", tensors)
     if not tensors:
         raise ShapeError("nothing to stack", op="stack", expected="at least one tensor",
                          got="an empty sequence")
@@ -272,7 +287,7 @@ def split(x, sections_or_indices, axis=0):
                              got=k)
         indices = tuple(range(n // k, n, n // k))
     else:
-        indices = tuple(int(i) for i in sections_or_indices)
+        indices = check_shape("split", sections_or_indices, "sections_or_indices")
     _split_aval(x, indices=indices, axis=axis)
     return bind(split_p, x, indices=indices, axis=axis)
 

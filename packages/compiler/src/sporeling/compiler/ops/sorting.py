@@ -18,7 +18,7 @@ from sporeling.core import DTypeError, ShapeError
 
 from ..core import Aval, Primitive, bind, def_nondifferentiable
 from ..core.batching import def_batching
-from ._util import as_operand
+from ._util import as_operand, check_int
 from .indexing import slice as slice_, take_along_axis
 from .shape import normalize_axis
 
@@ -70,7 +70,7 @@ def topk(x, k, axis=-1, largest=True, sorted=True):  # noqa: A002  (NumPy/PyTorc
     if not x.shape:
         _argsort_aval(x, axis=0, descending=largest)
     axis = normalize_axis("topk", axis, len(x.shape))
-    k = int(k)
+    k = check_int(k, "k", op="topk")
     if not 0 <= k <= x.shape[axis]:
         raise ShapeError("k out of range", op="topk",
                          expected=f"0 <= k <= {x.shape[axis]} (the size of axis {axis})",

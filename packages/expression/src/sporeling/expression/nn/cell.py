@@ -25,9 +25,11 @@ from collections import OrderedDict
 from typing import Callable, Iterator
 
 from sporeling.compiler.core.stack import STACK
-from sporeling.core import GRAPH_MODE, context_version, dtypes, get_context
+from sporeling.core import ArgumentError, GRAPH_MODE, context_version, dtypes, get_context
+from sporeling.core.arguments import checked_init
 
 from ..tensor import Parameter
+from ._argument_errors import call_error
 
 __all__ = ["Cell"]
 
@@ -65,6 +67,9 @@ class Cell:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._has_bprop = callable(getattr(cls, "bprop", None))
+        init = cls.__dict__.get("__init__")
+        if init is not None and cls.__module__.startswith("sporeling."):
+            cls.__init__ = checked_init(init)  # bad arguments: a named error, not int("a")
 
     def __init__(self, auto_prefix: bool = True, flags: dict | None = None):
         d = self.__dict__
@@ -74,6 +79,9 @@ class Cell:
         d["training"] = False
         d["_cast_dtype"] = None
         d["_auto_prefix"] = bool(auto_prefix)
+        if flags is not None and not isinstance(flags, dict):
+            raise ArgumentError("bad flags", op=type(self).__name__, expected="a dict or None",
+                                got=repr(flags)[:80])
         d["_flags"] = dict(flags or {})
 
     # ---- registration -------------------------------------------------------------------
@@ -266,8 +274,11 @@ class Cell:
             return self.construct(*args, **kwargs)
         except Exception as exc:  # no cost unless raised: a SporelingError names the user's line
             from sporeling.compiler.core import locate
-            locate(exc, traceback=True)
-            raise
+            error = call_error(self, args, kwargs, exc)
+            if error is exc:
+                locate(exc, traceback=True)
+                raise
+            raise locate(error) from exc
 
     def _pynative_call(self, args: tuple, kwargs: dict):
         """The call without Graph mode: what a graph inlines, and the eager fallback."""

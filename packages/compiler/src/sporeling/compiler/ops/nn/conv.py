@@ -18,7 +18,7 @@ from sporeling.core import ShapeError, SporelingError
 from ...core import Aval, Primitive, bind, def_backward
 from ...core.sharding import OpDims
 from .._batching import at_front, batch_size, fold, reshape, to_front, unfold
-from .._util import as_operand, float_operand, promote, same_dtype
+from .._util import as_operand, check_int, float_operand, promote, same_dtype
 from ._params import check_ndim, conv_padding, pair, window_output
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
@@ -168,7 +168,8 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     stride = pair("conv2d", "stride", stride, 1)
     dilation = pair("conv2d", "dilation", dilation, 1)
     padding = conv_padding("conv2d", padding, kernel, dilation, stride)
-    params = dict(stride=stride, padding=padding, dilation=dilation, groups=int(groups))
+    params = dict(stride=stride, padding=padding, dilation=dilation,
+                  groups=check_int(groups, "groups", op="conv2d", min=1))
     _conv2d_aval(x, weight, **params)  # cheap next to the kernel; errors before NumPy's
     return _add_bias(bind(conv2d_p, x, weight, **params), bias, 4)
 
@@ -194,7 +195,8 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     else:
         p, = _single("conv1d", "padding", padding, 0)
         pad = (p, p)
-    params = dict(stride=(1, s), padding=((0, 0), pad), dilation=(1, d), groups=int(groups))
+    params = dict(stride=(1, s), padding=((0, 0), pad), dilation=(1, d),
+                  groups=check_int(groups, "groups", op="conv1d", min=1))
     x4 = reshape(x, (x.shape[0], x.shape[1], 1, x.shape[2]))
     w4 = reshape(weight, (weight.shape[0], weight.shape[1], 1, weight.shape[2]))
     try:
@@ -231,7 +233,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     params = dict(stride=pair("conv_transpose2d", "stride", stride, 1),
                   padding=((ph, ph), (pw, pw)),
                   dilation=pair("conv_transpose2d", "dilation", dilation, 1),
-                  groups=int(groups),
+                  groups=check_int(groups, "groups", op="conv_transpose2d", min=1),
                   output_padding=pair("conv_transpose2d", "output_padding", output_padding, 0))
     _conv_transpose2d_aval(x, weight, **params)
     return _add_bias(bind(conv_transpose2d_p, x, weight, **params), bias, 4)

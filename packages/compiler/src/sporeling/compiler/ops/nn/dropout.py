@@ -8,11 +8,9 @@ operand -- the same mask, nothing else saved -- and it is its own backward at ev
 """
 from __future__ import annotations
 
-from sporeling.core import SporelingError
-
 from ...core import Aval, Primitive, bind, def_backward
 from .._batching import logical_shape, to_front
-from .._util import float_operand
+from .._util import check_float, float_operand
 from ..random import check_seed, refuse_batched_seed, seed_operand
 
 __all__ = ["dropout"]
@@ -42,9 +40,7 @@ def dropout(input, p=0.5, training=True, seed=None):
         >>> np.unique(y), bool(0.7 < (y > 0).mean() < 0.8)
         (array([0.       , 1.3333334], dtype=float32), True)
     """
-    if not 0.0 <= p <= 1.0:
-        raise SporelingError("bad drop probability", op="dropout", expected="0 <= p <= 1",
-                             got=p)
+    p = check_float(p, "p (the drop probability)", op="dropout", min=0.0, max=1.0)
     x = float_operand(input)
     if not training or p == 0.0:
         return x

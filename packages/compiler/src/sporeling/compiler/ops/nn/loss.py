@@ -13,7 +13,7 @@ import numpy as np
 
 from sporeling.core import DTypeError, ShapeError, SporelingError
 
-from .._util import as_operand, float_operand
+from .._util import as_operand, check_float, float_operand
 from ..comparison import equal, greater
 from ..dtype import cast
 from ..elementwise import add, div, exp, log, maximum, mul, neg, sub
@@ -146,9 +146,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         array(0.3465736, dtype=float32)
     """
     _check_reduction("cross_entropy", reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise SporelingError("bad label_smoothing", op="cross_entropy",
-                             expected="0 <= label_smoothing <= 1", got=label_smoothing)
+    label_smoothing = check_float(label_smoothing, "label_smoothing", op="cross_entropy",
+                                  min=0.0, max=1.0)
     x, weight = _float_and_weight(input, weight)
     axis = _class_axis("cross_entropy", x)
     target = as_operand(target)
@@ -219,8 +218,7 @@ def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
         array([0.125, 2.5  ], dtype=float32)
     """
     _check_reduction("smooth_l1_loss", reduction)
-    if beta < 0:
-        raise SporelingError("bad beta", op="smooth_l1_loss", expected=">= 0", got=beta)
+    beta = check_float(beta, "beta", op="smooth_l1_loss", min=0.0)
     d = sub(*_pair("smooth_l1_loss", input, target))
     ad = _abs(d)
     if beta == 0:

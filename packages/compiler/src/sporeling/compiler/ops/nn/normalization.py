@@ -21,7 +21,8 @@ from sporeling.core import ShapeError, SporelingError
 from ...core import Aval, Primitive, bind, def_backward
 from ...core.sharding import OpDims, labels, norm_axes, shape_of
 from .._batching import shift_axes
-from .._util import as_operand, check_axes, float_operand
+from .._util import (as_operand, check_axes, check_float, check_int, check_shape,
+                     float_operand)
 
 __all__ = ["layer_norm", "batch_norm", "group_norm"]
 
@@ -111,14 +112,14 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         array([[-1.,  1.]], dtype=float32)
     """
     x, weight, bias = _floats(input, weight, bias)
-    shape = (normalized_shape,) if isinstance(normalized_shape, (int, np.integer)) \
-        else tuple(normalized_shape)
+    shape = check_shape("layer_norm", normalized_shape, "normalized_shape")
     k = len(shape)
     if k == 0 or k > len(x.shape) or tuple(x.shape[len(x.shape) - k:]) != shape:
         raise ShapeError("normalized_shape is not the input's trailing shape", op="layer_norm",
                          expected=f"input shape ending in {shape}", got=tuple(x.shape))
     axis = tuple(range(len(x.shape) - k, len(x.shape)))
-    y = bind(normalize_p, x, axis=axis, eps=float(eps))[0]
+    eps = check_float(eps, "eps", op="layer_norm", min=0.0)
+    y = bind(normalize_p, x, axis=axis, eps=eps)[0]
     return _affine(y, weight, bias, shape)
 
 
@@ -189,6 +190,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     from ..shape import reshape
     x, weight, bias = _floats(input, weight, bias)
     shape = _channel_shape("group_norm", x, weight, bias)
+    num_groups = check_int(num_groups, "num_groups", op="group_norm")
     if num_groups < 1 or x.shape[1] % num_groups:
         raise ShapeError("num_groups must divide the channels", op="group_norm",
                          expected=f"a divisor of {x.shape[1]} channels",

@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from sporeling.core import DTypeError, ShapeError, dtypes
+from sporeling.core import ArgumentError, DTypeError, ShapeError, dtypes
 
 from ...core import Aval, Primitive, bind, def_backward
 from .._batching import move_axis, reshape, to_front
-from .._util import as_operand, promote
+from .._util import as_operand, check_int, check_sequence, promote
 
 __all__ = ["lstm", "gru"]
 
@@ -253,7 +253,7 @@ gru_grad_p.def_batching(_batching("gru", gru_grad_p, True))
 def _operands(kind, x, weights, states, num_layers, bidirectional, has_bias, seq_length):
     """Promoted operands and the primitive's parameters."""
     op = kind
-    weights = list(weights)
+    weights = list(check_sequence(op, "weights", weights))
     dirs = 2 if bidirectional else 1
     per = (4 if has_bias else 2) * dirs
     if num_layers is None:
@@ -263,6 +263,11 @@ def _operands(kind, x, weights, states, num_layers, bidirectional, has_bias, seq
                                       + (", b_ih, b_hh" if has_bias else "")
                                       + f" per layer and direction)", got=len(weights))
         num_layers = len(weights) // per
+    num_layers = check_int(num_layers, "num_layers", op=op, min=1)
+    if len(weights) != per * num_layers:  # before the roles list is built num_layers long
+        raise ShapeError("wrong number of weights", op=op,
+                         expected=f"{per} per layer for num_layers={num_layers}",
+                         got=len(weights))
     floats = promote(op, as_operand(x), *states, *weights)
     if not dtypes.is_floating(floats[0].dtype):
         from ..dtype import cast
@@ -332,6 +337,9 @@ def lstm(x, weights, hx=None, *, num_layers=None, bidirectional=False, has_bias=
     if hx is None:
         states = ()
     else:
+        if not isinstance(hx, (list, tuple)) or len(hx) != 2:
+            raise ArgumentError("bad hx", op="lstm", expected="None or a pair (h0, c0)",
+                                got=repr(hx)[:80])
         h0, c0 = hx
         if h0 is None and c0 is None:
             states = ()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from sporeling.compiler import ops
 from sporeling.core import SporelingError
+from sporeling.core.arguments import check_int, check_ints
 
 from ..cell import Cell
 from ._check import shape_error
@@ -24,12 +25,8 @@ from ._params import default_bias_init, default_weight_init, make_param
 __all__ = ["Conv1d", "Conv2d", "Conv2dTranspose"]
 
 
-def _ints(name: str, value, n: int, owner: str) -> tuple:
-    values = (value,) * n if isinstance(value, int) else tuple(value)
-    if len(values) != n or not all(isinstance(v, int) and v >= 0 for v in values):
-        raise SporelingError(f"bad {name}", op=owner, expected=f"an int or {n} ints >= 0",
-                             got=repr(value))
-    return values
+def _ints(name: str, value, n: int, owner: str, minimum: int = 1) -> tuple:
+    return check_ints(value, name, op=owner, n=n, min=minimum)
 
 
 def _same(size: int, kernel: int, stride: int, dilation: int) -> tuple[int, int]:
@@ -49,11 +46,13 @@ class _Conv(Cell):
                  dilation, group, has_bias, weight_init, bias_init, dtype, transposed=False):
         super().__init__()
         name, n = type(self).__name__, self._spatial
-        self.in_channels, self.out_channels = int(in_channels), int(out_channels)
+        self.in_channels = check_int(in_channels, "in_channels", op=name, min=1)
+        self.out_channels = check_int(out_channels, "out_channels", op=name, min=1)
         self.kernel_size = _ints("kernel_size", kernel_size, n, name)
         self.stride = _ints("stride", stride, n, name)
         self.dilation = _ints("dilation", dilation, n, name)
-        self.group, self.has_bias = int(group), bool(has_bias)
+        self.group = check_int(group, "group", op=name, min=1)
+        self.has_bias = bool(has_bias)
         if pad_mode not in ("same", "valid", "pad"):
             raise SporelingError("bad pad_mode", op=name, expected='"same", "valid" or "pad"',
                                  got=repr(pad_mode))
@@ -62,8 +61,7 @@ class _Conv(Cell):
                                  expected="padding=0", got=f"padding={padding!r} with "
                                  f"pad_mode={pad_mode!r}")
         self.pad_mode = pad_mode
-        pads = _ints("padding", padding, 2 * n, name) if not isinstance(padding, int) \
-            else (padding,) * 2 * n
+        pads = _ints("padding", padding, 2 * n, name, 0)
         self.padding = padding
         self._pads = tuple(pads[2 * i:2 * i + 2] for i in range(n))
         if self.in_channels % self.group or self.out_channels % self.group:
@@ -157,7 +155,7 @@ class Conv2dTranspose(_Conv):
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding,
                          dilation, group, has_bias, weight_init, bias_init, dtype,
                          transposed=True)
-        self.output_padding = _ints("output_padding", output_padding, 2, "Conv2dTranspose")
+        self.output_padding = _ints("output_padding", output_padding, 2, "Conv2dTranspose", 0)
 
     def _crops(self, spatial):
         if self.pad_mode == "same":  # crop what forward "same" padding would have added

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from sporeling.compiler import ops
+from sporeling.core.arguments import check_int
 
 from ..cell import Cell
 from ._check import check_last_dim
@@ -28,7 +29,8 @@ class Dense(Cell):
     def __init__(self, in_channels: int, out_channels: int, weight_init=None, bias_init=None,
                  has_bias: bool = True, activation=None, dtype="float32"):
         super().__init__()
-        self.in_channels, self.out_channels = int(in_channels), int(out_channels)
+        self.in_channels = check_int(in_channels, "in_channels", op="Dense", min=1)
+        self.out_channels = check_int(out_channels, "out_channels", op="Dense", min=1)
         self.has_bias = bool(has_bias)
         shape = (self.out_channels, self.in_channels)
         self.weight = make_param(default_weight_init(weight_init), shape, "weight", dtype)

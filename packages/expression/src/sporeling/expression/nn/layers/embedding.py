@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from sporeling.compiler import ops
 from sporeling.core import DTypeError, SporelingError, dtypes
+from sporeling.core.arguments import check_int
 
 from ..cell import Cell
 from ._params import make_param
@@ -28,9 +29,11 @@ class Embedding(Cell):
     def __init__(self, vocab_size, embedding_size, use_one_hot=False,
                  embedding_table="normal", dtype="int32", padding_idx=None):
         super().__init__()
-        self.vocab_size, self.embedding_size = int(vocab_size), int(embedding_size)
+        self.vocab_size = check_int(vocab_size, "vocab_size", op="Embedding", min=1)
+        self.embedding_size = check_int(embedding_size, "embedding_size", op="Embedding", min=1)
         self.use_one_hot, self.dtype = bool(use_one_hot), dtypes.dtype(dtype)
         if padding_idx is not None:
+            padding_idx = check_int(padding_idx, "padding_idx", op="Embedding")
             if not -self.vocab_size <= padding_idx < self.vocab_size:
                 raise SporelingError("padding_idx out of range", op="Embedding",
                                      expected=f"in [-{vocab_size}, {vocab_size})",

@@ -36,7 +36,7 @@ class _Pool2d(Cell):
             raise SporelingError("bad pad_mode", op=name, expected='"same", "valid" or "pad"',
                                  got=repr(pad_mode))
         self.pad_mode, self.padding, self.ceil_mode = pad_mode.lower(), padding, bool(ceil_mode)
-        self._pad = _ints("padding", padding, 2, name)
+        self._pad = _ints("padding", padding, 2, name, 0)
         if self.pad_mode != "pad" and any(self._pad):
             raise SporelingError("padding needs pad_mode='pad'", op=name, expected="padding=0",
                                  got=f"padding={padding!r} with pad_mode={pad_mode!r}")

@@ -29,6 +29,7 @@ import numpy as np
 
 from sporeling.compiler import ops
 from sporeling.core import SporelingError
+from sporeling.core.arguments import check_fits, check_int
 
 from ..cell import Cell
 from ..init import Uniform
@@ -49,11 +50,17 @@ class _RNNBase(Cell):
         if not 0 <= dropout < 1:
             raise SporelingError("bad dropout", op=type(self).__name__,
                                  expected="0 <= dropout < 1", got=dropout)
-        self.input_size, self.hidden_size = int(input_size), int(hidden_size)
-        self.num_layers, self.has_bias = int(num_layers), bool(has_bias)
+        name = type(self).__name__
+        self.input_size = check_int(input_size, "input_size", op=name, min=1)
+        self.hidden_size = check_int(hidden_size, "hidden_size", op=name, min=1)
+        self.num_layers = check_int(num_layers, "num_layers", op=name, min=1)
+        self.has_bias = bool(has_bias)
         self.batch_first, self.bidirectional = bool(batch_first), bool(bidirectional)
         self.dropout = float(dropout)
         self.num_directions = 2 if bidirectional else 1
+        rows = self._gates * self.hidden_size * self.num_directions  # (a lower bound)
+        check_fits(4 * self.num_layers * rows * (self.input_size + self.hidden_size),
+                   "the weights", op=name)
         init = Uniform(1.0 / math.sqrt(self.hidden_size))
         g, h = self._gates * self.hidden_size, self.hidden_size
         self._names = []

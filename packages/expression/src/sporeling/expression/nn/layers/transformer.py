@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 
 from sporeling.compiler import ops
+from sporeling.core.arguments import check_fits, check_int
 
 from ..cell import Cell
 from ..containers import CellList
@@ -71,8 +72,10 @@ class TransformerEncoder(Cell):
 
     def __init__(self, encoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = CellList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
-        self.num_layers = int(num_layers)
+        self.num_layers = check_int(num_layers, "num_layers", op="TransformerEncoder", min=1)
+        check_fits(self.num_layers * sum(p.nbytes for p in encoder_layer.get_parameters()),
+                   "the layers' parameters", op="TransformerEncoder")
+        self.layers = CellList([copy.deepcopy(encoder_layer) for _ in range(self.num_layers)])
         self.norm = norm
 
     def construct(self, src, src_mask=None, src_key_padding_mask=None):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from sporeling.core import SporelingError
+from sporeling.core.arguments import checked_init
 
 __all__ = ["Metric", "MetricError", "to_numpy", "class_labels"]
 
@@ -53,6 +54,12 @@ def class_labels(y_pred, y, where: str) -> tuple[np.ndarray, np.ndarray, int]:
 class Metric:
     """Base class: subclasses implement ``clear``, ``update`` and ``eval``."""
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and cls.__module__.startswith("sporeling."):
+            cls.__init__ = checked_init(init)  # bad arguments: a named error (as a Cell's)
+
     def __init__(self):
         self._indexes = None
 
@@ -71,8 +78,10 @@ class Metric:
         return self
 
     def select(self, outputs: tuple) -> tuple:
-        """The outputs this metric's ``update`` takes (after ``set_indexes``)."""
-        if self._indexes is None:
+        """The outputs this metric's ``update`` takes (after ``set_indexes``); all of them
+        when ``update`` picks its own (an ``update`` marked ``rearranges_inputs``, as
+        MindSpore's ``@rearrange_inputs`` decorator does)."""
+        if self._indexes is None or getattr(type(self).update, "rearranges_inputs", False):
             return outputs
         return tuple(outputs[i] for i in self._indexes)
 

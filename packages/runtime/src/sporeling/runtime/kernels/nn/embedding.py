@@ -4,11 +4,24 @@ from __future__ import annotations
 
 import numpy as np
 
+from sporeling.core import ArgumentError
+
 from ..table import define, output
+
+
+def check_rows(op: str, flat, rows: int) -> None:
+    """Every index picks a row of a ``rows``-row table (negative ones count from the end, as
+    in NumPy), or an ArgumentError naming the first one that does not."""
+    if flat.size and (flat.min() < -rows or flat.max() >= rows):
+        bad = flat[(flat < -rows) | (flat >= rows)][0]
+        raise ArgumentError("index out of range", op=op,
+                            expected=f"indices in [-{rows}, {rows}) for a table of {rows} rows",
+                            got=f"index {int(bad)}")
 
 
 @define("embedding")
 def embedding(backend, indices, table, out=None, *, padding_idx):
+    check_rows("embedding", np.asarray(indices).ravel(), table.shape[0])
     y = output(backend, out, tuple(indices.shape) + (table.shape[1],), table.dtype)
     return np.take(table, indices, axis=0, out=y)
 
@@ -21,8 +34,7 @@ def embedding_grad(backend, indices, g, out=None, *, num_embeddings, padding_idx
     dw = output(backend, out, (num_embeddings, g.shape[-1]), g.dtype)
     dw.fill(0)
     if flat.size:
-        if flat.min() < -num_embeddings or flat.max() >= num_embeddings:
-            raise IndexError(f"index out of range for {num_embeddings} rows")
+        check_rows("embedding_grad", flat, num_embeddings)
         flat = flat % num_embeddings
         order = np.argsort(flat, kind="stable")
         ordered = flat[order]

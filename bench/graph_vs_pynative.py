@@ -11,8 +11,7 @@ must agree (printed as a check). Timed with ``bench/timing.compare``: blocks of 
 idle before each, the order alternating; medians and spread over blocks. PyTorch eager
 (optional) trains the same architecture as the "x torch" yardstick (MLP and LeNet from the
 same weights; the LSTM from its own initialisation, so its loss is not compared). Graph
-mode compiles the loss and its gradients into one graph (the optimizer update stays eager
-NumPy in both).
+mode compiles the whole step, the optimizer update included, into one graph.
 "Peak/bound" is the planned arena of the compiled step against the liveness lower bound
 (the most bytes live at once), from ``Executable.memory``.
 

@@ -110,12 +110,13 @@ def test_eager_state_and_compiled_state_are_one():
     assert opt.global_step == 6
 
 
-def test_schedules_are_refused_with_the_reason():
+def test_a_schedule_that_cannot_be_traced_is_an_error_naming_it():
+    """A callable step -> lr written on Python numbers cannot run on the traced step: a named
+    error, not an eager fallback (LearningRateSchedules compile: test_graph_optim_compiled)."""
     from sporeling.core import SporelingError
-    from sporeling.expression.optim import ExponentialDecayLR
     sx.set_seed(0)
     net = Net()
-    opt = SGD(net.trainable_params(), learning_rate=ExponentialDecayLR(0.1, 0.9, 2))
+    opt = SGD(net.trainable_params(), learning_rate=lambda step: 0.1 * 0.9 ** int(step))
     loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     grad_fn = sx.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
 
@@ -126,7 +127,7 @@ def test_schedules_are_refused_with_the_reason():
         return loss
 
     x, y = _data(1)[0]
-    with pytest.raises(SporelingError, match="cannot call a learning-rate schedule"):
+    with pytest.raises(SporelingError, match="learning-rate schedule that cannot be compiled"):
         train_step(x, y)
 
 

@@ -1,5 +1,5 @@
 """``TrainOneStepCell`` in Graph mode: its whole step (forward, backward, scaling, clipping,
-the optimiser's update) is one compiled graph when the optimiser's update traces."""
+the optimiser's update) is one compiled graph."""
 import numpy as np
 import pytest
 
@@ -52,9 +52,13 @@ def test_whole_step_graph_matches_pynative(name, kwargs):
     assert step.optimizer.global_step == 20
 
 
-def test_an_optimiser_that_does_not_trace_keeps_the_eager_update():
+def test_rmsprop_compiles_into_the_step_too():
+    """RMSProp used to fall back to an eager update silently; its update is in the graph."""
     make = lambda ps: RMSProp(ps, learning_rate=1e-2)  # noqa: E731
-    eager_losses, _, _ = _train(sx.PYNATIVE_MODE, make, steps=5)
-    losses, _, step = _train(sx.GRAPH_MODE, make, steps=5)
+    eager_losses, eager_weights, _ = _train(sx.PYNATIVE_MODE, make, steps=5)
+    losses, weights, step = _train(sx.GRAPH_MODE, make, steps=5)
     np.testing.assert_allclose(losses, eager_losses, rtol=1e-6)
-    assert "assign" not in [eq.prim.name for eq in cache_of(step).last_graph.equations]
+    for w, e in zip(weights, eager_weights):
+        np.testing.assert_allclose(w, e, rtol=1e-6, atol=1e-7)
+    names = [eq.prim.name for eq in cache_of(step).last_graph.equations]
+    assert names.count("assign") == 4 * 2 + 1  # 4 weights, their v, the step counter

@@ -86,6 +86,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="folder for the checkpoint <model>.safetensors; a previous one "
                              "is replaced only by a finished, finite run "
                              "(default: %(default)s)")
+    parser.add_argument("--backup-dir", type=_output_folder, default=None,
+                        help="back the run up to this folder at each epoch's end (and every "
+                             "--backup-steps steps); a run started with a backup there "
+                             "resumes from it and ends with the weights of an uninterrupted "
+                             "run (same options); removed when the run ends "
+                             "(default: no backup)")
+    parser.add_argument("--backup-steps", type=int_at_least(1), default=None,
+                        help="with --backup-dir: also back up every this many steps "
+                             "(default: at epoch ends only)")
     parser.add_argument("--no-progress", action="store_true",
                         help="hide the progress bar (on stderr; plain lines, one per "
                              "epoch, when stderr is not a terminal)")

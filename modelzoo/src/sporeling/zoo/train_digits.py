@@ -5,6 +5,7 @@ save a checkpoint.
     sporeling train --model mlp --epochs 20
     sporeling train --mode graph          # the same, each step one compiled graph
     sporeling train --backend numba       # kernels of an installed backend plugin
+    sporeling train --backup-dir backup   # killed? the same command resumes the run
 
 In Graph mode the loss and its gradients (forward and backward) are one compiled graph,
 compiled once; the optimizer's update stays eager NumPy; evaluation compiles the network.
@@ -13,7 +14,10 @@ BLAS runs on one thread for the run (the matrices are too small to share).
 Nothing is lost: the options and the output folder are checked before any work
 (:mod:`.train_args`); a run whose loss or weights become non-finite saves nothing and exits
 1; Ctrl-C stops with one line saying where, saves nothing and exits 130. In both cases a
-previous checkpoint stays as it was.
+previous checkpoint stays as it was. With ``--backup-dir`` the run is backed up as it goes
+(``BackupAndRestore``: weights, optimizer state, position, random states, data order), and
+the same command after a crash (``kill -9`` included) resumes it: it ends with the weights
+of an uninterrupted run, bit for bit.
 """
 from __future__ import annotations
 
@@ -138,7 +142,9 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
         kept = f"{path} left as it was" if path.exists() else "no checkpoint written"
         saved = f"checkpoint saved: {path}" if where.saved else f"nothing saved ({kept})"
-        print(f"sporeling train: interrupted {where}; {saved}", file=sys.stderr)
+        resume = "" if where.saved or args.backup_dir is None else \
+            f"; the same command resumes from the backup in {args.backup_dir}"
+        print(f"sporeling train: interrupted {where}; {saved}{resume}", file=sys.stderr)
         return INTERRUPTED
 
 
@@ -167,6 +173,10 @@ def _train(args: argparse.Namespace, sx, path: Path, where: _Where, bars: list,
     optimizer = sx.nn.Adam(net.trainable_params(), learning_rate=schedule)
     model = sx.Model(net, loss_fn=loss_fn, optimizer=optimizer, metrics={"acc"})
     tracker = _tracker(sx, where, ctrl_c)
+    backup = [] if args.backup_dir is None else [
+        # removed once the checkpoint is saved: a kill before that still resumes at the end
+        sx.train.BackupAndRestore(str(args.backup_dir), delete_checkpoint=False,
+                                  save_steps=args.backup_steps)]
     bars += [] if args.no_progress else [sx.train.ProgressBar()]
     # the input pipeline: shuffled anew every epoch (seeded by set_seed), batched
     train_data = sd.NumpySlicesDataset((split.train_x, split.train_y), ["image", "label"]) \
@@ -176,7 +186,7 @@ def _train(args: argparse.Namespace, sx, path: Path, where: _Where, bars: list,
     start = time.perf_counter()
     # NumPy's overflow warnings would bury the one clear message a diverged run ends with
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        model.train(args.epochs, train_data, callbacks=[tracker] + bars)
+        model.train(args.epochs, train_data, callbacks=backup + [tracker] + bars)
     seconds = time.perf_counter() - start
     bad = _non_finite(net)
     if tracker.diverged_at or bad:
@@ -198,12 +208,16 @@ def _train(args: argparse.Namespace, sx, path: Path, where: _Where, bars: list,
     path.parent.mkdir(parents=True, exist_ok=True)
     sx.save_checkpoint(net, str(path))
     where.saved = True
+    for b in backup:
+        b.remove_backups()
     ctrl_c.check()
     where.stage = "reporting"
     from sporeling.runtime.backend import get_backend
     print(f"model {args.model}: {args.epochs} epochs in {seconds:.1f} s "
           f"({len(split.train_y)} training images, {args.mode} mode, "
           f"{get_backend().name} backend)")
+    if backup and backup[0].resumed_step is not None:
+        print(f"resumed after step {backup[0].resumed_step} from {args.backup_dir}")
     print(f"test accuracy: {100 * result['acc']:.2f}% on {len(split.test_y)} images")
     print(f"checkpoint: {path}")
     return 0

@@ -16,9 +16,15 @@ from sporeling.expression import Parameter, ParameterTuple, Tensor, no_grad
 from . import common
 from .common.api import jit
 from .common import dtype
-from .common.dtype import (bfloat16, bool_, double, dtype_to_nptype, dtype_to_pytype,
-                           float16, float32, float64, float_, half, int8, int16, int32, int64,
-                           int_, pytype_to_dtype, single, uint8)
+from .common.dtype import (Type, bfloat16, bool_, byte, double, dtype_to_nptype,
+                           dtype_to_pytype, float16, float32, float64, float_, half, int8,
+                           int16, int32, int64, int_, intc, intp, long, pytype_to_dtype, short,
+                           single, ubyte, uint8)
+from .common.graph_hints import (COMPATIBLE, LAX, STRICT, Symbol, enable_dynamic, frombuffer,
+                                 lazy_inline, mutable, no_inline, recompute)
+from .common.jit_config import JitConfig
+from .common.random import (Generator, default_generator, get_rng_state, initial_seed,
+                            manual_seed, seed, set_rng_state)
 from . import context
 from .context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_auto_parallel_context,
                       get_context, reset_auto_parallel_context, set_auto_parallel_context,
@@ -26,10 +32,25 @@ from .context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_auto_parallel
 from . import ops, nn, amp, dataset, train, communication  # noqa: E402
 from . import mint  # noqa: E402
 from .ops.functional_math.differential import grad, value_and_grad  # noqa: E402
-from .train import (CheckpointConfig, LossMonitor, Model, ModelCheckpoint,  # noqa: E402
-                    TimeMonitor)
+from .train import (BackupAndRestore, CheckpointConfig, LossMonitor, Model,  # noqa: E402
+                    ModelCheckpoint, TimeMonitor)
 from .train.serialization import (ckpt_to_safetensors, load_checkpoint,  # noqa: E402
                                   load_param_into_net, safetensors_to_ckpt, save_checkpoint)
+from .mindir import export, load, load_mindir, save_mindir  # noqa: E402  MindIR files
+from .train import (F1, MAE, MSE, ROC, Accuracy, BleuScore, Callback,  # noqa: E402
+                    ConfusionMatrix, ConfusionMatrixMetric, CosineSimilarity, DatasetHelper,
+                    Dice, DynamicLossScaleManager, EarlyStopping, Fbeta, FixedLossScaleManager,
+                    HausdorffDistance, History, LambdaCallback, LearningRateScheduler, Loss,
+                    LossScaleManager, MeanSurfaceDistance, Metric, OcclusionSensitivity,
+                    OnRequestExit, Perplexity, Precision, Recall, ReduceLROnPlateau,
+                    RootMeanSquareDistance, RunContext, Top1CategoricalAccuracy,
+                    Top5CategoricalAccuracy, TopKCategoricalAccuracy, async_ckpt_thread_status,
+                    auc, build_train_network, connect_network_with_dataset, data_sink,
+                    get_metric_fn, load_checkpoint_async, merge_sliced_parameter, names,
+                    rearrange_inputs)
+from .ops.functional_array.sparse import COOTensor, CSRTensor  # noqa: E402
+from .runtime_info import (get_level, get_log_config, run_check, set_deterministic,  # noqa: E402
+                           set_device, synchronize)
 
 mstype = dtype
 
@@ -74,5 +95,25 @@ __all__ = [
     "pytype_to_dtype", "bool_", "int8", "int16", "int32", "int64", "uint8", "float16",
     "float32", "float64", "bfloat16", "half", "single", "double", "float_", "int_",
     "ops", "nn", "mint", "amp", "dataset", "train", "communication", "Model", "LossMonitor",
-    "ModelCheckpoint", "CheckpointConfig", "TimeMonitor", "__version__",
+    "ModelCheckpoint", "CheckpointConfig", "TimeMonitor", "BackupAndRestore", "__version__",
+    "export", "load", "load_mindir", "save_mindir",  # MindIR files
+    # dtype aliases, graph-compiler hints, random state
+    "Type", "byte", "ubyte", "short", "intc", "intp", "long", "JitConfig", "mutable",
+    "Symbol", "lazy_inline", "no_inline", "enable_dynamic", "recompute", "STRICT",
+    "COMPATIBLE", "LAX", "frombuffer", "Generator", "default_generator", "manual_seed", "seed",
+    "initial_seed", "get_rng_state", "set_rng_state",
+    # mindspore.train's names, re-exported at the top level as MindSpore 2.10 does
+    "Callback", "RunContext", "EarlyStopping", "History", "LambdaCallback",
+    "LearningRateScheduler", "ReduceLROnPlateau", "OnRequestExit", "Metric", "Accuracy", "Loss",
+    "MAE", "MSE", "Precision", "Recall", "Fbeta", "F1", "ConfusionMatrix",
+    "ConfusionMatrixMetric", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
+    "Top5CategoricalAccuracy", "ROC", "auc", "Dice", "BleuScore", "CosineSimilarity",
+    "Perplexity", "HausdorffDistance", "MeanSurfaceDistance", "RootMeanSquareDistance",
+    "OcclusionSensitivity", "get_metric_fn", "names", "rearrange_inputs", "LossScaleManager",
+    "FixedLossScaleManager", "DynamicLossScaleManager", "build_train_network",
+    "DatasetHelper", "connect_network_with_dataset", "data_sink", "load_checkpoint_async",
+    "async_ckpt_thread_status", "merge_sliced_parameter",
+    # the host device
+    "run_check", "synchronize", "set_device", "set_deterministic", "get_level",
+    "get_log_config", "COOTensor", "CSRTensor",
 ]

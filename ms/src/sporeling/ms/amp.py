@@ -3,8 +3,10 @@ loss-scale managers ``FixedLossScaleManager`` and ``DynamicLossScaleManager``.""
 from __future__ import annotations
 
 from sporeling.amp import (DynamicLossScaler, LossScaler, StaticLossScaler, all_finite,
-                           auto_mixed_precision, autocast, build_train_network,
-                           custom_mixed_precision, get_black_list, get_white_list)
+                           auto_mixed_precision, autocast, custom_mixed_precision,
+                           get_black_list, get_white_list)
+from sporeling.amp import build_train_network as _sx_build_train_network
+from sporeling.core.errors import SporelingError
 
 __all__ = ["auto_mixed_precision", "custom_mixed_precision", "build_train_network",
            "autocast", "get_white_list", "get_black_list", "LossScaler", "StaticLossScaler",
@@ -68,3 +70,49 @@ class DynamicLossScaleManager(LossScaleManager):
     def get_update_cell(self):
         from .nn import DynamicLossScaleUpdateCell
         return DynamicLossScaleUpdateCell(self.loss_scale, self.scale_factor, self.scale_window)
+
+
+def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0",
+                        **kwargs):
+    """MindSpore 2.10's ``amp.build_train_network``: ``network`` converted at ``level``
+    (``cast_model_type`` overrides the low dtype), wrapped with ``loss_fn`` and trained by a
+    step whose loss scaling is ``loss_scale_manager``'s: a ``DynamicLossScaleManager`` or
+    ``FixedLossScaleManager(drop_overflow_update=True)`` skips overflowing steps
+    (``nn.TrainOneStepWithLossScaleCell``); ``drop_overflow_update=False`` gives a
+    ``TrainOneStepCell`` whose gradients carry the fixed scale (the optimizer's
+    ``loss_scale`` undoes it). ``boost_level`` (Ascend) must stay "O0"; BatchNorm is kept in
+    float32 (``keep_batchnorm_fp32=False`` is refused)."""
+    op = "build_train_network"
+    if boost_level != "O0":
+        raise SporelingError("boost_level has no effect without Ascend boosts", op=op,
+                             expected="'O0'", got=repr(boost_level))
+    unknown = set(kwargs) - {"loss_scale_manager", "cast_model_type", "keep_batchnorm_fp32"}
+    if unknown:
+        raise SporelingError("unknown keyword argument", op=op,
+                             expected="loss_scale_manager, cast_model_type or "
+                                      "keep_batchnorm_fp32", got=", ".join(sorted(unknown)))
+    if kwargs.get("keep_batchnorm_fp32", True) is not True:
+        raise SporelingError("BatchNorm always computes in float32 here", op=op,
+                             expected="keep_batchnorm_fp32=True", got="False")
+    options = {}
+    if kwargs.get("cast_model_type") is not None:
+        options["dtype"] = kwargs["cast_model_type"]
+    manager = kwargs.get("loss_scale_manager")
+    if manager is None:
+        return _sx_build_train_network(network, optimizer, loss_fn, level, **options)
+    if not isinstance(manager, LossScaleManager):
+        raise TypeError(f"For 'build_train_network', 'loss_scale_manager' must be a "
+                        f"LossScaleManager, but got {type(manager).__name__}.")
+    if isinstance(manager, DynamicLossScaleManager):
+        scaler = DynamicLossScaler(manager.loss_scale, manager.scale_factor,
+                                   manager.scale_window)
+    elif manager.get_drop_overflow_update():
+        scaler = StaticLossScaler(manager.get_loss_scale())
+    else:
+        from .nn import TrainOneStepCell
+        step = _sx_build_train_network(network, optimizer, loss_fn, level, loss_scaler=None,
+                                       **options)
+        return TrainOneStepCell(step.network, optimizer, sens=manager.get_loss_scale())
+    return _sx_build_train_network(network, optimizer, loss_fn, level, loss_scaler=scaler,
+                                   **options)
+

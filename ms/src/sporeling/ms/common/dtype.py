@@ -17,7 +17,8 @@ from sporeling.core.errors import DTypeError
 __all__ = [
     "Type", "to_numpy", "from_numpy", "dtype_to_nptype", "dtype_to_pytype", "pytype_to_dtype",
     "bool_", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16", "float32",
-    "float64", "half", "single", "double", "float_", "int_", "number_type", "int_type",
+    "float64", "half", "single", "double", "float_", "int_", "byte", "ubyte", "short", "intc",
+    "intp", "long", "number_type", "int_type",
     "uint_type", "float_type", "all_types",
 ]
 
@@ -65,6 +66,7 @@ bfloat16 = Type("BFloat16", _core_dtype("bfloat16"))
 # MindSpore's aliases
 half, single, double, float_ = float16, float32, float64, float32
 int_ = int32  # mindspore.int_ is Int32
+byte, ubyte, short, intc, intp, long = int8, uint8, int16, int32, int64, int64
 
 int_type = (int8, int16, int32, int64)
 uint_type = (uint8,)

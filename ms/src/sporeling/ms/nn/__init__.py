@@ -2,7 +2,8 @@
 
 Cells whose sporeling.expression form already has MindSpore's signature are re-exported;
 the rest are built here from sx ops (so they run in PyNative and Graph mode and keep
-gradients). The optimizers are NumPy updates with MindSpore's documented numerics.
+gradients). The optimizers' update rules follow MindSpore's documented numerics, written
+with ops (eager, and compiled into a Graph-mode training step).
 """
 from .activation import *      # noqa: F401,F403
 from .activation import __all__ as _activation
@@ -20,6 +21,9 @@ from .loss_margin import *     # noqa: F401,F403
 from .loss_margin import __all__ as _loss_margin
 from .lr import *              # noqa: F401,F403
 from .lr import __all__ as _lr
+from .metrics import *         # noqa: F401,F403
+from .metrics import __all__ as _metrics
+from .no_init import no_init_parameters
 from .normalization import *   # noqa: F401,F403
 from .normalization import __all__ as _normalization
 from .optim_adam import *      # noqa: F401,F403
@@ -42,7 +46,10 @@ from .wrappers import *        # noqa: F401,F403
 from .wrappers import __all__ as _wrappers
 
 __all__ = sorted({*_activation, *_basic, *_conv, *_embedding, *_image, *_loss, *_loss_margin,
-                  *_lr, *_normalization, *_optim_adam, *_optim_misc, *_optimizer, *_padding, *_pooling,
-                  *_rnn, *_transformer, *_unpooling, *_wrappers})
+                  *_lr, *_metrics, *_normalization, *_optim_adam, *_optim_misc, *_optimizer,
+                  *_padding, *_pooling, *_rnn, *_transformer, *_unpooling, *_wrappers,
+                  "no_init_parameters"})
 
 from . import layer  # noqa: E402  MindSpore's mindspore.nn.layer module path
+from .graph_cell import GraphCell  # noqa: E402  runs what ms.load reads (a MindIR)
+__all__ += ["GraphCell"]

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from sporeling.expression.nn import Cell as _SxCell
 
+from .cell_compat import CellCompatMixin
+from .cell_state import CellStateMixin
+
 __all__ = ["Cell"]
 
 
@@ -27,11 +30,40 @@ class _CellMeta(type):
         return type.__subclasscheck__(cls, sub)
 
 
-class Cell(_SxCell, metaclass=_CellMeta):
-    """MindSpore's ``nn.Cell`` (see :class:`sporeling.expression.nn.Cell` for the rest).
+class Cell(CellStateMixin, CellCompatMixin, _SxCell, metaclass=_CellMeta):
+    """MindSpore's ``nn.Cell`` (see :class:`sporeling.expression.nn.Cell` for the rest;
+    buffers and state dicts: ``cell_state.py``; bookkeeping members: ``cell_compat.py``).
 
     ``set_grad`` is recorded only: ``grad``/``value_and_grad`` differentiate what they are
     given, no flag is needed (MindSpore needs it to build the backward graph)."""
+
+    def __init__(self, auto_prefix=True, flags=None):
+        super().__init__(auto_prefix, flags)
+        self._note_instance()
+
+    def set_train(self, mode: bool = True) -> "Cell":
+        """Training (True) or inference mode for this cell and its sub-cells; ``phase``
+        becomes ``"train"`` or ``"predict"`` (as MindSpore sets it)."""
+        super().set_train(mode)
+        for _, cell in self.cells_and_names():
+            cell.__dict__["_phase"] = "train" if mode else "predict"
+        return self
+
+    def _graph_root(self):
+        from sporeling.expression.graph.cell_call import graph_call
+        return lambda *args, **kwargs: graph_call(self, args, kwargs)
+
+    def compile(self, *args, **kwargs) -> None:
+        """Compile the graph a Graph-mode call with these inputs runs, without running it
+        (MindSpore's ``model(x) = model.compile(x) + model.construct(x)``); the call then
+        reuses it."""
+        from sporeling.expression.graph.cell_call import cache_of
+        cache_of(self).prepare(self._graph_root(), args, kwargs, (self.training,))
+
+    def compile_and_run(self, *args, **kwargs):
+        """Compile (once per input signature) and run the graph, in either mode."""
+        from sporeling.expression.graph.cell_call import cache_of
+        return cache_of(self).call(self._graph_root(), args, kwargs, (self.training,))
 
     def set_grad(self, requires_grad: bool = True) -> "Cell":
         """Mark the cell as differentiated (recorded in ``requires_grad``); returns it."""

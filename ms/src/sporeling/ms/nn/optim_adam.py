@@ -1,6 +1,7 @@
-"""Adam-family optimizers of ``ms.nn`` with MindSpore's numerics (NumPy updates on the
-``sporeling.expression`` ``Optimizer`` base: parameter groups, ``weight_decay`` filtering of
-``beta``/``gamma`` names, ``loss_scale``, dynamic learning rates).
+"""Adam-family optimizers of ``ms.nn`` with MindSpore's numerics (update rules written with
+ops on the ``sporeling.expression`` ``Optimizer`` base, so they run eagerly and compile into a
+Graph-mode step alike: parameter groups, ``weight_decay`` filtering of ``beta``/``gamma``
+names, ``loss_scale``, dynamic learning rates).
 
 MindSpore's numerics, which differ from PyTorch's:
 
@@ -16,7 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
+import sporeling.expression as sx
+
 from .optimizer import Optimizer
+
+ops = sx.ops
 
 __all__ = ["Adam", "AdamWeightDecay", "AdaMax", "LazyAdam", "Lamb"]
 
@@ -29,6 +34,10 @@ def _check_betas(name, beta1, beta2, eps):
         raise ValueError(f"{name}: eps must be > 0, got {eps}")
 
 
+def _norm(x):
+    return ops.sqrt((x * x).sum())
+
+
 class _Moments(Optimizer):
     def __init__(self, params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
@@ -36,14 +45,18 @@ class _Moments(Optimizer):
         self.beta1, self.beta2, self.eps = float(beta1), float(beta2), float(eps)
 
     def _init_state(self, w):
-        return {"step": 0, "m": np.zeros_like(w), "v": np.zeros_like(w)}
+        return {"step": np.zeros((), np.int64), "m": np.zeros_like(w), "v": np.zeros_like(w)}
 
     def _moments(self, g, state):
+        """``{"step", "m", "v"}`` after this step (the new state)."""
         b1, b2 = self.beta1, self.beta2
-        state["step"] += 1
-        state["m"] = b1 * state["m"] + (1.0 - b1) * g
-        state["v"] = b2 * state["v"] + (1.0 - b2) * (g * g)
-        return state["m"], state["v"], state["step"]
+        return {"step": state["step"] + 1, "m": b1 * state["m"] + (1.0 - b1) * g,
+                "v": b2 * state["v"] + (1.0 - b2) * (g * g)}
+
+    def _powers(self, t):
+        """``(1 - beta1**t, 1 - beta2**t)``, in float64 as MindSpore's scalar math."""
+        tf = t.astype(np.float64)
+        return (1.0 - self.beta1 ** tf), (1.0 - self.beta2 ** tf)
 
 
 class Adam(_Moments):
@@ -59,14 +72,21 @@ class Adam(_Moments):
         self.use_locking, self.use_nesterov = bool(use_locking), bool(use_nesterov)
         self.use_amsgrad = bool(use_amsgrad)
 
-    def _update(self, w, g, state, lr, weight_decay):
-        m, v, t = self._moments(g, state)
+    def _init_state(self, w):
+        state = super()._init_state(w)
         if self.use_amsgrad:
-            state["v_max"] = np.maximum(state.get("v_max", v), v)
-            v = state["v_max"]
-        lr_t = lr * np.sqrt(1.0 - self.beta2 ** t) / (1.0 - self.beta1 ** t)
+            state["v_max"] = np.zeros_like(w)
+        return state
+
+    def _update(self, w, g, state, lr, weight_decay):
+        new = self._moments(g, state)
+        m, v = new["m"], new["v"]
+        if self.use_amsgrad:
+            v = new["v_max"] = ops.maximum(state["v_max"], v)
+        bc1, bc2 = self._powers(new["step"])
+        lr_t = (lr * ops.sqrt(bc2) / bc1).astype(w.dtype)
         direction = (self.beta1 * m + (1.0 - self.beta1) * g) if self.use_nesterov else m
-        return w - lr_t * direction / (np.sqrt(v) + self.eps)
+        return w - lr_t * direction / (ops.sqrt(v) + self.eps), new
 
 
 class LazyAdam(Adam):
@@ -91,11 +111,11 @@ class AdamWeightDecay(_Moments):
         super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay, 1.0)
 
     def _update(self, w, g, state, lr, weight_decay):
-        m, v, _ = self._moments(g, state)
-        update = m / (np.sqrt(v) + self.eps)
+        new = self._moments(g, state)
+        update = new["m"] / (ops.sqrt(new["v"]) + self.eps)
         if weight_decay:
             update = update + weight_decay * w
-        return w - lr * update
+        return w - lr * update, new
 
 
 class AdaMax(_Moments):
@@ -107,11 +127,11 @@ class AdaMax(_Moments):
         super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale)
 
     def _update(self, w, g, state, lr, weight_decay):
-        state["step"] += 1
-        state["m"] = self.beta1 * state["m"] + (1.0 - self.beta1) * g
-        state["v"] = np.maximum(self.beta2 * state["v"], np.abs(g))
-        return w - lr / (1.0 - self.beta1 ** state["step"]) * state["m"] / (state["v"] +
-                                                                             self.eps)
+        t = state["step"] + 1
+        m = self.beta1 * state["m"] + (1.0 - self.beta1) * g
+        v = ops.maximum(self.beta2 * state["v"], ops.abs(g))
+        bc1, _ = self._powers(t)
+        return w - (lr / bc1).astype(w.dtype) * m / (v + self.eps), {"step": t, "m": m, "v": v}
 
 
 class Lamb(_Moments):
@@ -125,12 +145,14 @@ class Lamb(_Moments):
         super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay, 1.0)
 
     def _update(self, w, g, state, lr, weight_decay):
-        m, v, t = self._moments(g, state)
-        m_hat = m / (1.0 - self.beta1 ** t)
-        v_hat = v / (1.0 - self.beta2 ** t)
-        update = m_hat / (np.sqrt(v_hat) + self.eps)
+        new = self._moments(g, state)
+        bc1, bc2 = self._powers(new["step"])
+        m_hat = new["m"] / bc1.astype(w.dtype)
+        v_hat = new["v"] / bc2.astype(w.dtype)
+        update = m_hat / (ops.sqrt(v_hat) + self.eps)
         if weight_decay:
             update = update + weight_decay * w
-        w_norm, u_norm = np.linalg.norm(w), np.linalg.norm(update)
-        trust = w_norm / u_norm if w_norm > 0 and u_norm > 0 else 1.0
-        return w - lr * min(trust, 10.0) * update  # MindSpore clips the ratio to [0, 10]
+        w_norm, u_norm = _norm(w), _norm(update)
+        trust = ops.where(ops.logical_and(w_norm > 0, u_norm > 0), w_norm / u_norm, 1.0)
+        # MindSpore clips the ratio to [0, 10]
+        return w - lr * ops.minimum(trust, 10.0) * update, new

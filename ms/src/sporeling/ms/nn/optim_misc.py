@@ -1,17 +1,21 @@
-"""Other optimizers of ``ms.nn`` with MindSpore's documented update rules (NumPy updates on
-the sporeling ``Optimizer`` base). ``SGD``, ``Momentum`` and ``Adagrad`` are
-sporeling.expression's (MindSpore's numerics already; Adagrad adds a 1e-10 floor), made
-``ms.nn.Optimizer`` subclasses here."""
+"""Other optimizers of ``ms.nn`` with MindSpore's documented update rules (written with ops
+on the sporeling ``Optimizer`` base: they run eagerly and compile into a Graph-mode step
+alike). ``SGD``, ``Momentum`` and ``Adagrad`` are sporeling.expression's (MindSpore's
+numerics already; Adagrad adds a 1e-10 floor), made ``ms.nn.Optimizer`` subclasses here."""
 from __future__ import annotations
 
 import numpy as np
 
+import sporeling.expression as sx
 from sporeling.expression.optim import SGD as _SGD
 from sporeling.expression.optim import Adagrad as _Adagrad
 from sporeling.expression.optim import Momentum as _Momentum
 from sporeling.expression.optim import Optimizer as _SxOptimizer
+from sporeling.expression.optim._arrays import operand
 
 from .optimizer import Optimizer
+
+ops = sx.ops
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adagrad", "Adadelta", "ASGD", "FTRL",
            "ProximalAdagrad", "RMSProp", "Rprop", "LARS"]
@@ -46,10 +50,10 @@ class Adadelta(Optimizer):
 
     def _update(self, w, g, state, lr, weight_decay):
         rho, eps = self.rho, self.epsilon
-        state["acc"] = rho * state["acc"] + (1 - rho) * g * g
-        u = np.sqrt(state["acc_u"] + eps) / np.sqrt(state["acc"] + eps) * g
-        state["acc_u"] = rho * state["acc_u"] + (1 - rho) * u * u
-        return w - lr * u
+        acc = rho * state["acc"] + (1 - rho) * g * g
+        u = ops.sqrt(state["acc_u"] + eps) / ops.sqrt(acc + eps) * g
+        acc_u = rho * state["acc_u"] + (1 - rho) * u * u
+        return w - lr * u, {"acc": acc, "acc_u": acc_u}
 
 
 class ASGD(Optimizer):
@@ -62,20 +66,21 @@ class ASGD(Optimizer):
         self.lambd, self.alpha, self.t0 = float(lambd), float(alpha), float(t0)
 
     def _init_state(self, w):
-        return {"step": 0, "eta": None, "mu": 1.0, "ax": np.zeros_like(w)}
+        # eta and mu in float64 (MindSpore's scalar math); eta is lr until the first step
+        return {"step": np.zeros((), np.int64), "eta": np.zeros((), np.float64),
+                "mu": np.ones((), np.float64), "ax": np.zeros_like(w)}
 
     def _update(self, w, g, state, lr, weight_decay):
-        eta = lr if state["eta"] is None else state["eta"]
-        state["step"] += 1
-        w = w * (1.0 - self.lambd * eta) - eta * g
-        if state["mu"] != 1:
-            state["ax"] = state["ax"] + (w - state["ax"]) * state["mu"]
-        else:
-            state["ax"] = np.array(w, copy=True)
-        t = state["step"]
-        state["eta"] = lr / (1.0 + self.lambd * lr * t) ** self.alpha
-        state["mu"] = 1.0 / max(1.0, t - self.t0)
-        return w
+        lr64 = lr.astype(np.float64) if isinstance(lr, sx.Tensor) else lr
+        eta = ops.where(state["step"] == 0, lr64, state["eta"])
+        w = w * (1.0 - self.lambd * eta).astype(w.dtype) - eta.astype(w.dtype) * g
+        mu, ax = state["mu"], state["ax"]
+        ax = ops.where(mu == 1, w, ax + (w - ax) * mu.astype(w.dtype))
+        t = state["step"] + 1
+        tf = t.astype(np.float64)
+        return w, {"step": t, "ax": ax,
+                   "eta": lr64 / (1.0 + self.lambd * lr64 * tf) ** self.alpha,
+                   "mu": 1.0 / ops.maximum(tf - self.t0, 1.0)}
 
 
 class FTRL(Optimizer):
@@ -96,14 +101,11 @@ class FTRL(Optimizer):
         return {"m": np.full_like(w, self.initial_accum), "z": np.zeros_like(w)}
 
     def _update(self, w, g, state, lr, weight_decay):
-        p = -self.lr_power
-        m_new = state["m"] + g * g
-        sigma = (m_new ** p - state["m"] ** p) / lr
-        state["z"] = state["z"] + g - sigma * w
-        state["m"] = m_new
-        z = state["z"]
-        new_w = (np.sign(z) * self.l1 - z) / (m_new ** p / lr + 2.0 * self.l2)
-        return np.where(np.abs(z) > self.l1, new_w, 0.0).astype(w.dtype)
+        p, m = -self.lr_power, state["m"]
+        m_new = m + g * g
+        z = state["z"] + g - (m_new ** p - m ** p) / lr * w
+        new_w = (ops.sign(z) * self.l1 - z) / (m_new ** p / lr + 2.0 * self.l2)
+        return ops.where(ops.abs(z) > self.l1, new_w, 0.0), {"m": m_new, "z": z}
 
 
 class ProximalAdagrad(Optimizer):
@@ -119,10 +121,10 @@ class ProximalAdagrad(Optimizer):
         return {"acc": np.full_like(w, self.accum)}
 
     def _update(self, w, g, state, lr, weight_decay):
-        state["acc"] = state["acc"] + g * g
-        v = w - lr * g / np.sqrt(state["acc"])
-        return (np.sign(v) / (1.0 + lr * self.l2) *
-                np.maximum(np.abs(v) - lr * self.l1, 0.0)).astype(w.dtype)
+        acc = state["acc"] + g * g
+        v = w - lr * g / ops.sqrt(acc)
+        return (ops.sign(v) / (1.0 + lr * self.l2) *
+                ops.maximum(ops.abs(v) - lr * self.l1, 0.0)), {"acc": acc}
 
 
 class RMSProp(Optimizer):
@@ -144,13 +146,13 @@ class RMSProp(Optimizer):
 
     def _update(self, w, g, state, lr, weight_decay):
         d = self.decay
-        state["s"] = d * state["s"] + (1 - d) * g * g
-        denom = state["s"]
+        new = {"s": d * state["s"] + (1 - d) * g * g}
+        denom = new["s"]
         if self.centered:
-            state["g_avg"] = d * state["g_avg"] + (1 - d) * g
-            denom = denom - state["g_avg"] ** 2
-        state["m"] = self.momentum * state["m"] + lr * g / np.sqrt(denom + self.epsilon)
-        return w - state["m"]
+            new["g_avg"] = d * state["g_avg"] + (1 - d) * g
+            denom = denom - new["g_avg"] ** 2
+        new["m"] = self.momentum * state["m"] + lr * g / ops.sqrt(denom + self.epsilon)
+        return w - new["m"], new
 
 
 class Rprop(Optimizer):
@@ -166,22 +168,24 @@ class Rprop(Optimizer):
         self.etas, self.step_sizes = tuple(etas), tuple(step_sizes)
 
     def _init_state(self, w):
-        return {"prev": np.zeros_like(w), "step": None}
+        # "step": the per-element step sizes, learning_rate until the first step ("count")
+        return {"prev": np.zeros_like(w), "step": np.zeros_like(w),
+                "count": np.zeros((), np.int64)}
 
     def _update(self, w, g, state, lr, weight_decay):
-        if state["step"] is None:
-            state["step"] = np.full_like(w, lr)
+        etaminus, etaplus = self.etas
+        step = ops.where(state["count"] == 0, lr, state["step"])
         sign = g * state["prev"]
-        step = np.where(sign > 0, state["step"] * self.etas[1],
-                        np.where(sign < 0, state["step"] * self.etas[0], state["step"]))
-        state["step"] = np.clip(step, *self.step_sizes)
-        g = np.where(sign < 0, 0.0, g)
-        state["prev"] = g
-        return w - np.sign(g) * state["step"]
+        step = ops.where(sign > 0, step * etaplus,
+                         ops.where(sign < 0, step * etaminus, step))
+        step = ops.minimum(ops.maximum(step, self.step_sizes[0]), self.step_sizes[1])
+        g = ops.where(sign < 0, 0.0, g)
+        return w - ops.sign(g) * step, {"prev": g, "step": step,
+                                        "count": state["count"] + 1}
 
 
-def _array(value) -> np.ndarray:
-    return value.asnumpy() if hasattr(value, "asnumpy") else np.asarray(value)
+def _norm(x):
+    return ops.sqrt((x * x).sum())
 
 
 def _lars_default_filter(param) -> bool:
@@ -215,14 +219,15 @@ class LARS:
             if g is None or not self._apply[i]:
                 out.append(g)
                 continue
-            w, g = _array(p), _array(g)
+            w, g = operand(p), operand(g)
             wd = self._decays[i]
-            w_norm, g_norm = np.linalg.norm(w), np.linalg.norm(g)
-            trust = (self.coefficient * w_norm / (g_norm + wd * w_norm + self.epsilon)
-                     if w_norm > 0 and g_norm > 0 else 1.0)
+            w_norm, g_norm = _norm(w), _norm(g)
+            trust = ops.where(ops.logical_and(w_norm > 0, g_norm > 0),
+                              self.coefficient * w_norm / (g_norm + wd * w_norm +
+                                                           self.epsilon), 1.0)
             if self.use_clip:
                 rate = lr[i] if isinstance(lr, tuple) else lr
-                trust = min(trust / rate, 1.0)
+                trust = ops.minimum(trust / rate, 1.0)
             out.append((trust * (g + wd * w)).astype(g.dtype))
         return self.optimizer(tuple(out))
 

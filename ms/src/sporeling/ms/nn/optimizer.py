@@ -2,9 +2,10 @@
 a subclass whose ``construct(gradients)`` updates ``self.parameters`` with ops (``ops.assign``
 on Parameters and their ``self.parameters.clone(prefix, init="zeros")`` state).
 
-The built-in optimizers keep the base's NumPy update (``_init_state``/``_update``); a
-subclass that overrides ``construct`` gets it called by ``optimizer(grads)``, after which
-``global_step`` advances, and may use ``get_lr()``, ``decay_weight`` and ``scale_grad``."""
+The built-in optimizers define the base's update rule (``_init_state``/``_update``: ops on
+Tensors, run eagerly and compiled into a Graph-mode step alike); a subclass that overrides
+``construct`` gets it called by ``optimizer(grads)``, after which ``global_step`` advances,
+and may use ``get_lr()``, ``decay_weight`` and ``scale_grad``."""
 from __future__ import annotations
 
 import sporeling.expression as sx

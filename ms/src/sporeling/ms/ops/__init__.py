@@ -8,8 +8,9 @@ from .functional_array import *     # noqa: F401,F403  array, nn, loss, activati
 from .functional_array import __all__ as _array_all
 from .primitives import *           # noqa: F401,F403  primitive classes, GradOperation
 from .primitives import __all__ as _prim_all
+from .multitype import HyperMap, Map, MultitypeFuncGraph
 
-__all__ = [*_math_all, *_array_all, *_prim_all]
+__all__ = [*_math_all, *_array_all, *_prim_all, "HyperMap", "Map", "MultitypeFuncGraph"]
 
 from ..common import tensor_methods as _tensor_methods  # noqa: E402
 

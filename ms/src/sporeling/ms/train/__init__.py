@@ -2,11 +2,21 @@
 (``sporeling.expression.train``'s, with ``Model(amp_level=...)``); also importable from
 ``ms.train.callback`` and ``ms.train.metrics`` as MindSpore scripts do."""
 from . import callback, metrics, serialization
-from .callback import (Callback, CheckpointConfig, EarlyStopping, History, LossMonitor,
-                       ModelCheckpoint, RunContext, TimeMonitor)
-from .metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric, Precision,
-                      Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
-                      TopKCategoricalAccuracy, get_metric_fn)
+from .callback import (BackupAndRestore, Callback, CheckpointConfig, EarlyStopping, History,
+                       LossMonitor, ModelCheckpoint, RunContext, TimeMonitor)
+from .callback import (LambdaCallback, LearningRateScheduler, OnRequestExit,
+                       ReduceLROnPlateau)
+from .metrics import (F1, MAE, MSE, ROC, Accuracy, BleuScore, ConfusionMatrix,
+                      ConfusionMatrixMetric, CosineSimilarity, Dice, Fbeta, HausdorffDistance,
+                      Loss, MeanSurfaceDistance, Metric, OcclusionSensitivity, Perplexity,
+                      Precision, Recall, RootMeanSquareDistance, Top1CategoricalAccuracy,
+                      Top5CategoricalAccuracy, TopKCategoricalAccuracy, auc, get_metric_fn,
+                      names, rearrange_inputs)
+from .dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink
+from .checkpoint_tools import (async_ckpt_thread_status, load_checkpoint_async,
+                               merge_sliced_parameter)
+from ..amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,
+                   build_train_network)
 from .model import Model
 from .serialization import (ckpt_to_safetensors, load_checkpoint, load_param_into_net,
                             safetensors_to_ckpt, save_checkpoint)
@@ -16,4 +26,12 @@ __all__ = ["Model", "callback", "metrics", "Callback", "RunContext", "LossMonito
            "Metric", "Accuracy", "Loss", "MAE", "MSE", "Precision", "Recall", "Fbeta", "F1",
            "ConfusionMatrix", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
            "Top5CategoricalAccuracy", "get_metric_fn", "serialization", "save_checkpoint",
-           "load_checkpoint", "load_param_into_net", "ckpt_to_safetensors", "safetensors_to_ckpt"]
+           "load_checkpoint", "load_param_into_net", "ckpt_to_safetensors", "safetensors_to_ckpt",
+           "BackupAndRestore", "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau",
+           "OnRequestExit", "names", "rearrange_inputs", "auc", "ROC", "Dice", "BleuScore",
+           "CosineSimilarity", "Perplexity", "HausdorffDistance", "MeanSurfaceDistance",
+           "RootMeanSquareDistance", "OcclusionSensitivity", "ConfusionMatrixMetric",
+           "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager",
+           "build_train_network", "DatasetHelper", "connect_network_with_dataset",
+           "data_sink", "load_checkpoint_async", "async_ckpt_thread_status",
+           "merge_sliced_parameter"]

@@ -4,16 +4,26 @@
 ``CheckpointConfig`` and ``ModelCheckpoint`` write MindSpore's formats: ``.ckpt`` by default
 (``<prefix>-<epoch>_<step>.ckpt``, which MindSpore 2.10 loads), or ``format="safetensors"``;
 ``crc_check=True`` appends MindSpore's CRC32 trailer to ``.ckpt`` files.
+
+``BackupAndRestore(backup_dir, save_freq="epoch", delete_checkpoint=True)`` is
+``sporeling.expression``'s: besides the parameters it backs up the optimizer state, the
+epoch and step, the random states and the dataset's position, so a job killed at any point
+and started again ends with the weights of an uninterrupted run (its files are
+safetensors; ``save_steps=n`` also backs up every ``n`` steps).
 """
-from sporeling.expression.train.callbacks import (Callback, EarlyStopping, History,
-                                                  LossMonitor, RunContext, TimeMonitor)
+from sporeling.expression.train.callbacks import (BackupAndRestore, Callback, EarlyStopping,
+                                                  History, LossMonitor, RunContext,
+                                                  TimeMonitor)
 from sporeling.expression.train.callbacks import CheckpointConfig as _CheckpointConfig
 from sporeling.expression.train.callbacks import ModelCheckpoint as _ModelCheckpoint
 
+from .lr_callbacks import LearningRateScheduler, ReduceLROnPlateau
+from .request_callbacks import LambdaCallback, OnRequestExit
 from .serialization import save_checkpoint
 
 __all__ = ["Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint",
-           "CheckpointConfig", "EarlyStopping", "History"]
+           "CheckpointConfig", "EarlyStopping", "History", "BackupAndRestore",
+           "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau", "OnRequestExit"]
 
 _FORMATS = ("ckpt", "safetensors")
 

@@ -17,6 +17,10 @@ converted after tracing, in float32, by the AMP class each primitive declares
   vanish, leaving casts only at the float32 inputs and around the black list. It runs at
   ``graph_opt_level`` O0 too.
 
+Equations the trace marked in ``graph.meta["amp_keep"]`` (their output Vars) keep their
+dtype at every level: an optimiser's update and the ``assign`` of the new values, so a
+``TrainOneStepCell`` compiled at O2/O3 updates its float32 master weights in float32.
+
 ``PassContext.options["amp_level"]`` / ``["amp_dtype"]`` override the context (a flag on one
 compilation).
 
@@ -90,6 +94,10 @@ def _insertion_rule(level: str, low):
     def rule(eq: Equation, rw: Rewriter):
         target = _target(eq.prim, level, low)
         if target is None or not any(np.dtype(v.aval.dtype) == _F32 for v in eq.inputs):
+            return None
+        keep = rw.graph.meta.get("amp_keep")
+        if keep and eq.outputs and all(v in keep for v in eq.outputs):
+            rw.ctx.count("amp.kept")  # an optimiser's update: the master weights' float32
             return None
         try:  # the rule must accept the new dtype: check before emitting anything
             eq.prim.abstract(*(_aval(v, target) for v in eq.inputs), **eq.params)

@@ -4,9 +4,11 @@ One step: the loss times the scale is differentiated (the scale is an input, so 
 mode a new scale needs no recompilation); if every gradient is finite they are divided by
 the scale and the optimizer updates the **float32 master weights** (the Parameters: AMP
 casts them per call, never in place); otherwise the update is skipped. The scaler is then
-adjusted. The step returns ``(loss, overflow, scale)`` as MindSpore's cell does, so
-``Model`` callbacks read the overflow in ``run_context.original_args().net_outputs[1]``;
-``overflow_steps`` counts the skipped steps.
+adjusted. In Graph mode all but the scaler's adjustment is one compiled graph, the update
+and its skip on overflow included (a select between new and old values). The step returns
+``(loss, overflow, scale)`` as MindSpore's cell does, so ``Model`` callbacks read the
+overflow in ``run_context.original_args().net_outputs[1]``; ``overflow_steps`` counts the
+skipped steps.
 
     >>> import numpy as np
     >>> from sporeling.expression import nn
@@ -26,6 +28,7 @@ import numpy as np
 from sporeling.core import SporelingError, dtypes
 from sporeling.expression import Tensor
 from sporeling.expression.autograd import value_and_grad
+from sporeling.expression.graph.tracing import is_tracing, only_if
 from sporeling.expression.optim.clip import clip_by_global_norm
 from sporeling.expression.train.cell_wrappers import TrainOneStepCell, WithLossCell
 
@@ -74,20 +77,38 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         self.overflow_steps = 0
         self._value_and_grad = value_and_grad(_ScaledLoss(network), None, self.weights)
 
+    #: Graph mode compiles ``_scaled_step`` (the update included, skipped in the graph on
+    #: overflow); the scaler adjusts in Python after it, so a new scale needs no recompiling
+    _graph_parts = ("_scaled_step",)
+
     def construct(self, *inputs):
         scale = self.loss_scaler.scale_value
-        loss, grads = self._value_and_grad(*inputs, np.array(scale, np.float32))
-        grads = self.grad_reducer(grads)
-        finite = bool(all_finite(grads))
-        if finite:
-            grads = self.loss_scaler.unscale(grads)
-            if self.max_grad_norm is not None:
-                grads = clip_by_global_norm(grads, self.max_grad_norm)
-            self.optimizer(grads)
-        else:
+        loss, finite = self._scaled_step(*inputs, np.array(scale, np.float32))
+        finite = bool(finite)
+        if not finite:
             self.overflow_steps += 1
         self.loss_scaler.adjust(finite)
         return loss / scale, Tensor(np.array(not finite)), Tensor(np.float32(scale))
+
+    def _scaled_step(self, *inputs):
+        """``(scaled loss, gradients finite)`` for ``(*inputs, scale)``, the optimizer's
+        update applied when the gradients are finite."""
+        scale = inputs[-1]
+        loss, grads = self._value_and_grad(*inputs)
+        grads = self.grad_reducer(grads)
+        finite = all_finite(grads)
+        if is_tracing():
+            with only_if(finite):  # compiled: a select on every Parameter the update writes
+                self._apply(grads, scale)
+        elif bool(finite):
+            self._apply(grads, scale)
+        return loss, finite
+
+    def _apply(self, grads, scale):
+        grads = tuple(None if g is None else g / scale for g in grads)
+        if self.max_grad_norm is not None:
+            grads = clip_by_global_norm(grads, self.max_grad_norm)
+        self.optimizer(grads)
 
 
 _DEFAULT = object()

@@ -58,6 +58,19 @@ class Dataset:
         augmentations (with the same seeds)."""
         self._epoch = 0
 
+    def state_dict(self) -> dict:
+        """Where iteration stands -- the next epoch's number and every random operation's
+        seed -- as JSON-able data, for :meth:`load_state_dict` (see
+        :mod:`sporeling.data.iteration_state`)."""
+        from .iteration_state import iteration_state
+        return iteration_state(self)
+
+    def load_state_dict(self, state: dict) -> None:
+        """Continue from ``state`` (from :meth:`state_dict` of a pipeline built the same
+        way): the next iteration runs the epoch it names, in the order it had."""
+        from .iteration_state import load_iteration_state
+        load_iteration_state(self, state)
+
     # -- inspection ------------------------------------------------------------------------
     def get_col_names(self) -> list[str]:
         """The columns' names, in row order."""

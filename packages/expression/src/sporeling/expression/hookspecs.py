@@ -38,3 +38,10 @@ def sporeling_shard(fn, in_strategy, out_strategy, options):
     the Cell itself, whose calls now run split. With no answer, expression raises an error
     saying to install ``sporeling-parallel``, which answers.
     """
+
+
+@hookspec(firstresult=True)
+def sporeling_rank():
+    """Return this process's (or thread-rank's) rank in the world of ranks it trains in, or
+    None when it trains alone. ``BackupAndRestore`` names each rank's backups by it;
+    ``sporeling.parallel`` answers once communication is initialised."""

@@ -1,5 +1,6 @@
 """sporeling.expression's built-in plugin: the context keys the package reads, and the
-hooks it owns (``HOOKSPECS``: ``sporeling_grad_reducer``, ``sporeling_shard``, see :mod:`.hookspecs`).
+hooks it owns (``HOOKSPECS``: ``sporeling_grad_reducer``, ``sporeling_shard``,
+``sporeling_rank``, see :mod:`.hookspecs`).
 
 * ``grad_release`` (default ``True``): PyNative ``grad`` frees each saved forward value as
   soon as its last backward user has run; ``False`` keeps them until the backward pass
@@ -16,7 +17,8 @@ from sporeling.core import impl
 
 from . import hookspecs
 
-HOOKSPECS = hookspecs  # sporeling_grad_reducer, sporeling_shard: answered by sporeling.parallel
+HOOKSPECS = hookspecs  # sporeling_grad_reducer, sporeling_shard, sporeling_rank: answered by
+# sporeling.parallel
 
 
 def _flag(value) -> bool:

@@ -1,7 +1,7 @@
 """The parallel package's plugin: its hookspecs, its communicators (``mpi``, ``local``), the
 parallel context keys, the collective kernels, ``sporeling run``, and its
 answers to expression's hooks (``sporeling_grad_reducer``, ``sporeling_shard``:
-operator parallel) and data's."""
+operator parallel, ``sporeling_rank``) and data's."""
 from __future__ import annotations
 
 from sporeling.core import impl
@@ -37,6 +37,12 @@ def sporeling_grad_reducer(train_cell):  # expression's hook: data parallel Trai
 def sporeling_shard(fn, in_strategy, out_strategy, options):  # expression's: sx.shard, Cell.shard
     from .operator.cell import shard_hook
     return shard_hook(fn, in_strategy, out_strategy, options)
+
+
+@impl
+def sporeling_rank():  # expression's hook: BackupAndRestore names each rank's backups
+    from .communication import get_rank, is_initialized
+    return get_rank() if is_initialized() else None
 
 
 @impl

@@ -174,6 +174,19 @@ class CompiledFunction:
         if found is None:
             return fn(*args, **kwargs)
         key, arrays = found
+        return self._entry(fn, args, kwargs, key).run(arrays)
+
+    def prepare(self, fn, args: tuple, kwargs: dict, extra=()) -> bool:
+        """Compile ``fn`` for these arguments without running it (a cached graph is kept);
+        False when an argument is itself traced (nothing to compile)."""
+        found = self.key(args, kwargs, extra)
+        if found is None:
+            return False
+        self._entry(fn, args, kwargs, found[0])
+        return True
+
+    def _entry(self, fn, args, kwargs, key) -> _Entry:
+        """The valid compiled entry for ``key`` (compiled now on a miss)."""
         variants = self._entries.get(key)
         if variants is None:
             variants = self._entries[key] = []
@@ -185,7 +198,7 @@ class CompiledFunction:
             variants.insert(0, entry)
             del variants[_VARIANTS:]
         self.last_entry = entry
-        return entry.run(arrays)
+        return entry
 
     def _compile(self, fn, args, kwargs) -> _Entry:
         start = time.perf_counter()

@@ -5,13 +5,16 @@ runs. A top-level call compiles the Cell (``construct`` through the AST front en
 with its Parameters lifted to graph inputs) once per call signature and runs the graph;
 Cells called inside a trace are inlined into the graph being built.
 
-``TrainOneStepCell`` compiles its whole step -- forward, backward, ``grad_reducer`` (data
-parallelism's all-reduces), scaling, clipping and the optimizer's update, written back by
-``assign`` -- into one graph when its optimizer can be compiled (``SGD``, ``Momentum``,
-``Adam``, ``AdamW`` with constant or per-step learning rates: :mod:`..optim._graph_step`), its
-``construct`` is the built-in one and no AMP level above O1 is set in the context (the
-AMP graph passes cast whole graphs: the update would be float16). Otherwise it compiles its loss and ``value_and_grad``
-into one graph and runs the rest of the step eagerly on NumPy arrays.
+A ``TrainOneStepCell`` compiles its whole step -- forward, backward, ``grad_reducer`` (data
+parallelism's all-reduces), scaling, clipping and the optimizer's update (every optimizer's
+update rule is ops on Tensors, learning-rate schedules included), written back by ``assign``
+-- into one graph. A subclass whose step needs Python between graphs (the loss scaler of
+``sporeling.amp``) names the methods to compile in ``_graph_parts``: each compiles to its
+own graph, the update inside one of them, and ``construct`` runs as Python around them.
+Nothing of a step runs eagerly in Graph mode -- what cannot be traced is an error -- except
+the update of an optimizer that declares ``_eager_update`` (``sporeling.parallel``'s ZeRO
+``ShardedOptimizer``, whose collectives run on NumPy between ranks): then the loss and
+gradients compile and that update runs as Python.
 
 Runs eagerly (PyNative) instead: a Cell called while ``grad`` records, so the tape sees
 its ops.
@@ -55,11 +58,13 @@ def graph_call(cell, args: tuple, kwargs: dict):
         return cell._pynative_call(args, kwargs)
     from ..train.cell_wrappers import TrainOneStepCell
     if isinstance(cell, TrainOneStepCell):
-        if _whole_step_compiles(cell, TrainOneStepCell):
-            from ..optim._graph_step import prepare_state
-            prepare_state(cell.optimizer)  # the trace runs the step's Python once
-            return cache_of(cell).call(_Root(cell), args, kwargs, ("step", cell.training))
-        return _train_step(cell, args, kwargs)
+        from ..optim._state import prepare_state
+        prepare_state(cell.optimizer)  # made before the trace: no retrace
+        parts = cell._graph_parts or (_GRADIENT_PARTS if getattr(
+            cell.optimizer, "_eager_update", False) else ())
+        if parts:
+            return _parts_call(cell, parts, args, kwargs)
+        return cache_of(cell).call(_Root(cell), args, kwargs, ("step", cell.training))
     return cache_of(cell).call(_Root(cell), args, kwargs, (cell.training,))
 
 
@@ -74,35 +79,20 @@ class _Root:
         return graph_call(self.cell, args, kwargs)  # tracing: noted and inlined
 
 
-def _whole_step_compiles(cell, base) -> bool:
-    """Whether ``cell``'s step (a ``TrainOneStepCell``) can be one graph: the built-in
-    ``construct`` and an optimizer whose update traces, at constant learning rates."""
-    from sporeling.core import get_context
-    from ..optim.optimizer import Optimizer
-    opt = cell.optimizer
-    if type(cell).construct is not base.construct or not isinstance(opt, Optimizer):
-        return False
-    if get_context().get("amp_level", "O0") not in ("O0", "O1", None):
-        return False  # amp's graph passes would cast the update to float16 too
-    if type(opt)._graph_update is Optimizer._graph_update or \
-            type(opt).__call__ is not Optimizer.__call__:
-        return False
-    from ..optim._graph_step import traceable_learning_rate
-    return all(map(traceable_learning_rate, opt._group_lrs))
+# the loss and gradients, as the built-in step (``_loss_and_grads``) and as a subclass's own
+# ``construct`` reads them (``_value_and_grad``: ``ms.nn.TrainOneStepCell``)
+_GRADIENT_PARTS = ("_loss_and_grads", "_value_and_grad")
 
 
-def _train_step(cell, args, kwargs):
-    """One ``TrainOneStepCell`` step: compiled loss + reduced gradients, eager update.
-
-    Both ``_loss_and_grads`` and ``_value_and_grad`` are compiled stand-ins for the step:
-    ``construct`` calls the first; a subclass's own ``construct`` may call the second
-    (``ms.nn.TrainOneStepCell``). Called inside the other's trace, a stand-in traces
-    through (traced arguments bypass the cache)."""
+def _parts_call(cell, parts, args, kwargs):
+    """``cell``'s ``construct`` run as Python, each method named in ``parts`` replaced by
+    its compiled graph for the call (a part called inside another's trace traces through:
+    traced arguments bypass the cache)."""
     d = cell.__dict__
     cache = cache_of(cell)
-    saved = {name: d.get(name) for name in ("_loss_and_grads", "_value_and_grad")}
-    for name, tag in (("_loss_and_grads", "train"), ("_value_and_grad", "grads")):
-        d[name] = _compiled(cache, getattr(cell, name), (tag, cell.training))
+    saved = {name: d.get(name) for name in parts}
+    for name in parts:
+        d[name] = _compiled(cache, getattr(cell, name), (name, cell.training))
     try:
         return cell._pynative_call(args, kwargs)
     finally:

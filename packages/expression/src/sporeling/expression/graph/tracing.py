@@ -33,19 +33,20 @@ import numpy as np
 
 from sporeling.compiler.ir import Graph, Var, flatten, make_graph, unflatten
 
-from sporeling.compiler.core.stack import Layer, pushed
+from sporeling.compiler.core.stack import Layer, innermost, pushed
 
-from ..tensor.parameter import lifted, live_parameters
+from ..tensor.parameter import Lift, lifted, live_parameters
 from ..tensor.tensor import Tensor, wrap
 
 __all__ = ["Traced", "Retrace", "GraphTrace", "trace", "is_tracing", "is_array_leaf",
-           "note_cell"]
+           "note_cell", "only_if", "full_precision"]
 
 
 class _TraceState(threading.local):
     def __init__(self):
         self.depth = 0
         self.cells: list = []  # Cells the current trace went through (cache guards)
+        self.kept: list = []  # Vars of equations the AMP passes leave in their dtype
 
 
 _STATE = _TraceState()
@@ -66,6 +67,36 @@ def note_cell(cell) -> None:
 def is_array_leaf(x) -> bool:
     """Arguments that become graph inputs: Tensors and NumPy arrays."""
     return isinstance(x, (Tensor, np.ndarray))
+
+
+@contextlib.contextmanager
+def only_if(condition):
+    """Inside a trace: the Parameter writes (``set_data``) made in the block take effect
+    only when ``condition`` (a bool scalar Tensor) holds -- each written value becomes
+    ``where(condition, new, old)`` (AMP's update skipped on overflow, in the graph)."""
+    from sporeling.compiler import ops as cops
+    lift = innermost(Lift)
+    before = dict(lift.values)
+    yield
+    cond = condition._data if isinstance(condition, Tensor) else condition
+    for key, value in lift.values.items():
+        old = before.get(key)
+        if old is not None and value is not old:
+            lift.values[key] = cops.where(cond, value, old)
+
+
+@contextlib.contextmanager
+def full_precision():
+    """Inside a trace: the equations recorded in the block keep their dtypes under the AMP
+    graph passes (``graph.meta["amp_keep"]``, their output Vars): an optimiser's update
+    stays in its master weights' float32 at ``amp_level`` O2/O3."""
+    from sporeling.compiler.ir.trace import innermost_trace
+    equations = innermost_trace().equations
+    start = len(equations)
+    try:
+        yield
+    finally:
+        _STATE.kept.extend(v for eq in equations[start:] for v in eq.outputs)
 
 
 class GraphTrace(Layer):
@@ -153,15 +184,19 @@ def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
                       if is_array_leaf(x)]
         result.update(out_tree=out_tree, effects=effects,
                       static=[None if is_array_leaf(x) else x for x in out_leaves])
-        return arrays + _assignments(effects, params, param_tracers)
+        with full_precision():  # an assign writes its Parameter's dtype
+            assigned = _assignments(effects, params, param_tracers)
+        return arrays + assigned
 
-    outer_cells, _STATE.cells = _STATE.cells, []
+    outer, _STATE.cells, _STATE.kept = (_STATE.cells, _STATE.kept), [], []
     try:
         with _tracing():
             # random seeds drawn in the trace are Tensors, like every value fn sees
             graph = make_graph(flat_fn, *examples, name=name, wrap_fresh=wrap)
     finally:
-        cells, _STATE.cells = _STATE.cells, outer_cells
+        cells, kept = _STATE.cells, _STATE.kept
+        _STATE.cells, _STATE.kept = outer
+    graph.meta["amp_keep"] = frozenset(kept)
     _check_assign_order(graph)
     # keep the argument inputs (the caller passes them) and the parameters actually read
     used = _used_vars(graph)

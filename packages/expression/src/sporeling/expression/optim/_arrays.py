@@ -1,7 +1,8 @@
-"""NumPy views of the values optimisers read and write (Parameters, Tensors, arrays).
+"""The values optimisers read and write (Parameters, Tensors, NumPy arrays), for both modes.
 
-Kept apart so that the optimisers depend on the Parameter contract (``asnumpy()``,
-``set_data()``) only, not on how the Tensor stores its data.
+An update rule runs eagerly on NumPy arrays, whose results :func:`write` puts into the
+target's own buffer, and in a Graph-mode trace on Tensors (:func:`operand`), whose results
+:func:`assign` hands to ``set_data`` (an ``assign`` of the compiled step).
 """
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import numpy as np
 
 from sporeling.core import dtypes
 
-__all__ = ["to_numpy", "compute_dtype", "write"]
+from ..tensor.tensor import Tensor, wrap
+
+__all__ = ["to_numpy", "compute_dtype", "write", "operand", "assign"]
 
 _LOW_PRECISION = (dtypes.float16, dtypes.bfloat16)
 
@@ -28,6 +31,21 @@ def compute_dtype(dtype: np.dtype) -> np.dtype:
     return dtypes.float32 if dtype in _LOW_PRECISION else dtype
 
 
+def operand(value, dtype=None) -> Tensor:
+    """``value`` as a Tensor (a NumPy array is wrapped, not copied), cast to ``dtype``."""
+    if not isinstance(value, Tensor):
+        value = wrap(value if isinstance(value, np.ndarray) else np.asarray(value))
+    if dtype is not None and value.dtype != dtype:
+        value = value.astype(dtype)
+    return value
+
+
+def assign(param, value) -> None:
+    """``param.set_data(value)`` in the Parameter's dtype (in a trace: the compiled step's
+    ``assign``)."""
+    param.set_data(value if value.dtype == param.dtype else value.astype(param.dtype))
+
+
 def write(param, value: np.ndarray) -> None:
     """Store ``value`` into ``param`` in its dtype, keeping the Parameter object.
 
@@ -35,7 +53,7 @@ def write(param, value: np.ndarray) -> None:
     can be: that skips a pool allocation per parameter per step. Otherwise ``set_data``.
     """
     target = to_numpy(param)
-    if value is target:  # the optimiser updated the parameter's own array in place
+    if value is target:
         return
     if target.flags.writeable and target.shape == value.shape:
         np.copyto(target, value, casting="unsafe")

@@ -1,10 +1,17 @@
-"""The three forms a learning rate takes: a number, one value per step, a schedule."""
+"""The three forms a learning rate takes: a number, one value per step, a schedule.
+
+``at(step)`` reads it at an int step (a Python float) or, inside a Graph-mode trace, at the
+step counter's Parameter (a constant stays a float; per-step values are looked up and a
+schedule is called on the step: float64 Tensors computed in the compiled step)."""
 from __future__ import annotations
 
 import numbers
 
 import numpy as np
 
+from sporeling.core import SporelingError
+
+from ..tensor.tensor import Tensor
 from .lr_schedule import LearningRateSchedule
 from ._arrays import to_numpy
 
@@ -18,13 +25,31 @@ class LearningRate:
     def __init__(self, constant=None, values=None, schedule=None):
         self.constant, self.values, self.schedule = constant, values, schedule
 
-    def at(self, step: int) -> float:
+    def at(self, step):
         if self.constant is not None:
             return self.constant
+        if isinstance(step, Tensor):
+            return self._traced_at(step)
         if self.values is not None:
             # past the end of a per-step list the last value stays (documented)
             return float(self.values[min(step, len(self.values) - 1)])
         return float(self.schedule(step))
+
+    def _traced_at(self, step: Tensor) -> Tensor:
+        from .. import ops
+        if self.values is not None:
+            table = Tensor(np.asarray(self.values, np.float64))
+            return table[ops.minimum(step, len(self.values) - 1)]
+        try:
+            value = self.schedule(step.astype(np.float64))
+        except Exception as exc:
+            raise SporelingError("a learning-rate schedule that cannot be compiled",
+                                 op="learning rate (Graph mode)",
+                                 expected="a LearningRateSchedule, or a callable step -> lr "
+                                          "written with ops (it gets the step as a Tensor)",
+                                 got=f"{self.schedule!r}: {type(exc).__name__}: {exc}",
+                                 hint="give its values per step (a list) instead") from exc
+        return value.astype(np.float64) if isinstance(value, Tensor) else float(value)
 
     def __repr__(self) -> str:
         form = self.constant if self.constant is not None else (

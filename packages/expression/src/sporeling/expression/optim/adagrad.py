@@ -36,9 +36,8 @@ class Adagrad(Optimizer):
         return {"sum": np.full_like(w, self.accum)}
 
     def _update(self, w, g, state, lr, weight_decay):
-        total = state["sum"]
+        from .. import ops
+        total, new = state["sum"], {}
         if self.update_slots:
-            total += g * g
-        denom = np.sqrt(total)
-        denom += self.eps
-        return w - lr * (g / denom)
+            total = new["sum"] = total + g * g
+        return w - lr * (g / (ops.sqrt(total) + self.eps)), new

@@ -37,29 +37,12 @@ class Adam(Optimizer):
         self.use_amsgrad = bool(use_amsgrad)
 
     def _init_state(self, w):
-        state = {"step": 0, "m": np.zeros_like(w), "v": np.zeros_like(w)}
+        state = {"step": np.zeros((), np.int64), "m": np.zeros_like(w), "v": np.zeros_like(w)}
         if self.use_amsgrad:
             state["v_max"] = np.zeros_like(w)
         return state
 
     def _update(self, w, g, state, lr, weight_decay):
-        b1, b2 = self.beta1, self.beta2
-        state["step"] += 1  # in place: the array may be a Parameter's (Graph mode)
-        t = int(state["step"])
-        m, v = state["m"], state["v"]
-        m *= b1
-        m += (1.0 - b1) * g
-        v *= b2
-        v += (1.0 - b2) * (g * g)
-        if self.use_amsgrad:
-            np.maximum(state["v_max"], v, out=state["v_max"])
-            v = state["v_max"]
-        bc1, bc2 = 1.0 - b1 ** t, 1.0 - b2 ** t
-        denom = np.sqrt(v) * (1.0 / np.sqrt(bc2))
-        denom += self.eps
-        return self._decayed(w, lr, weight_decay) - (lr / bc1) * (m / denom)
-
-    def _graph_update(self, w, g, state, lr, weight_decay):
         from .. import ops
         b1, b2 = self.beta1, self.beta2
         t = state["step"] + 1
@@ -68,7 +51,7 @@ class Adam(Optimizer):
         new = {"step": t, "m": m, "v": v}
         if self.use_amsgrad:
             v = new["v_max"] = ops.maximum(state["v_max"], v)
-        tf = t.astype(np.float64)  # bias corrections in float64, as the eager step's floats
+        tf = t.astype(np.float64)  # the bias corrections in float64, cast once
         bc1, bc2 = 1.0 - b1 ** tf, 1.0 - b2 ** tf
         denom = ops.sqrt(v) * (1.0 / ops.sqrt(bc2)).astype(w.dtype) + self.eps
         step = (lr / bc1).astype(w.dtype) * (m / denom)
@@ -93,7 +76,4 @@ class AdamW(Adam):
     def _decayed(self, w, lr, weight_decay):
         if not weight_decay:
             return w
-        factor = 1.0 - lr * weight_decay
-        if not isinstance(factor, float):  # a per-step rate in a compiled step
-            factor = factor.astype(w.dtype)
-        return w * factor
+        return w * (1.0 - lr * weight_decay)

@@ -6,12 +6,19 @@
     >>> [round(sched(s), 4) for s in (0, 5, 10, 55, 100)]
     [0.0, 0.05, 0.1, 0.05, 0.0]
 
-Unlike MindSpore's (Cells computing on Tensors), these compute on Python numbers: the
-optimisers run in NumPy. ``construct(global_step)`` is kept as an alias of calling.
+Each ``construct`` is written once with :mod:`._scalar`'s math: called with an int step
+it computes on Python numbers and returns a float; inside a compiled step (Graph mode) the
+optimiser calls it with the step counter as a float64 Tensor and it is recorded into the
+graph, as MindSpore's schedule Cells are. A schedule of your own: subclass
+``LearningRateSchedule`` and write ``construct`` the same way (``_scalar``'s functions, or
+ops), or pass the per-step values as a list.
 """
 from __future__ import annotations
 
 import math
+
+from ..tensor.tensor import Tensor
+from . import _scalar as sm
 
 __all__ = ["LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR",
            "InverseDecayLR", "CosineDecayLR", "PolynomialDecayLR", "WarmUpLR", "SequentialLR"]
@@ -30,12 +37,15 @@ def _non_negative(name: str, value):
 
 
 class LearningRateSchedule:
-    """Base class: define ``construct(global_step) -> float``; call the object to use it."""
+    """Base class: define ``construct(global_step) -> lr``; call the object to use it (an
+    int step gives a float; a Tensor step, in a compiled step, a Tensor)."""
 
-    def construct(self, global_step: int) -> float:  # pragma: no cover - abstract
+    def construct(self, global_step):  # pragma: no cover - abstract
         raise NotImplementedError(f"{type(self).__name__} does not define construct()")
 
-    def __call__(self, global_step) -> float:
+    def __call__(self, global_step):
+        if isinstance(global_step, Tensor):
+            return self.construct(global_step)
         return float(self.construct(int(global_step)))
 
 
@@ -51,7 +61,7 @@ class _DecayLR(LearningRateSchedule):
 
     def _p(self, step: int) -> float:
         p = step / self.decay_steps
-        return math.floor(p) if self.is_stair else p
+        return sm.floor(p) if self.is_stair else p
 
 
 class ExponentialDecayLR(_DecayLR):
@@ -65,7 +75,7 @@ class NaturalExpDecayLR(_DecayLR):
     """``learning_rate * exp(-decay_rate * p)``."""
 
     def construct(self, global_step):
-        return self.learning_rate * math.exp(-self.decay_rate * self._p(global_step))
+        return self.learning_rate * sm.exp(-self.decay_rate * self._p(global_step))
 
 
 class InverseDecayLR(_DecayLR):
@@ -86,8 +96,8 @@ class CosineDecayLR(LearningRateSchedule):
         self.decay_steps = _positive("decay_steps", decay_steps, int)
 
     def construct(self, global_step):
-        p = min(global_step, self.decay_steps) / self.decay_steps
-        return self.min_lr + 0.5 * (self.max_lr - self.min_lr) * (1.0 + math.cos(math.pi * p))
+        p = sm.minimum(global_step, self.decay_steps) / self.decay_steps
+        return self.min_lr + 0.5 * (self.max_lr - self.min_lr) * (1.0 + sm.cos(math.pi * p))
 
 
 class PolynomialDecayLR(LearningRateSchedule):
@@ -107,9 +117,9 @@ class PolynomialDecayLR(LearningRateSchedule):
     def construct(self, global_step):
         d = self.decay_steps
         if self.update_decay_steps:
-            s, d = global_step, d * max(math.ceil(global_step / d), 1)
+            s, d = global_step, d * sm.maximum(sm.ceil(global_step / d), 1)
         else:
-            s = min(global_step, d)
+            s = sm.minimum(global_step, d)
         delta = self.learning_rate - self.end_learning_rate
         return delta * (1.0 - s / d) ** self.power + self.end_learning_rate
 
@@ -122,7 +132,8 @@ class WarmUpLR(LearningRateSchedule):
         self.warmup_steps = _positive("warmup_steps", warmup_steps, int)
 
     def construct(self, global_step):
-        return self.learning_rate * min(global_step, self.warmup_steps) / self.warmup_steps
+        return self.learning_rate * sm.minimum(global_step, self.warmup_steps) / \
+            self.warmup_steps
 
 
 class SequentialLR(LearningRateSchedule):
@@ -145,7 +156,8 @@ class SequentialLR(LearningRateSchedule):
         self.schedules, self.milestones = schedules, milestones
 
     def construct(self, global_step):
-        start, i = 0, 0
-        while i < len(self.milestones) and global_step >= self.milestones[i]:
-            start, i = self.milestones[i], i + 1
-        return self.schedules[i](global_step - start)
+        value = self.schedules[0](global_step)  # each schedule's value, the running one kept
+        for start, schedule in zip(self.milestones, self.schedules[1:]):
+            own = schedule(sm.maximum(global_step - start, 0))
+            value = sm.select(global_step >= start, own, value)
+        return value

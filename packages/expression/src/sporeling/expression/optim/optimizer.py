@@ -28,18 +28,27 @@ Where MindSpore's conventions surprise a PyTorch user (all followed here):
   counter advances once per ``optimizer(grads)``.
 * A gradient given as ``None`` leaves its parameter (and its state) untouched.
 
-Called inside a Graph-mode trace (``@jit`` around ``optimizer(grads)``, MindSpore 2.x's
-training step), the step is recorded into the graph instead (:mod:`._graph_step`): the
-update follows the backward pass in one compiled graph and is written by ``assign``.
+The update rule of each optimiser is written once, with operators and ops (``_update``):
+the same code runs eagerly (on NumPy arrays, PyNative) and, called inside a Graph-mode
+trace (``@jit`` around ``optimizer(grads)``, or a ``TrainOneStepCell`` in Graph mode), is
+recorded into the graph -- the update follows the backward pass in one compiled step and
+is written by ``assign``. Its state is Parameters (:mod:`._state`): ``state_parameters()``
+lists them.
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
+from sporeling.core import SporelingError
+from sporeling.core.errors import ShapeError
+
 from ..tensor.parameter import Parameter
-from ._arrays import compute_dtype, to_numpy, write
-from ._graph_step import graph_step
+from ..tensor.tensor import Tensor
+from ._arrays import assign, compute_dtype, operand, to_numpy, write
 from ._learning_rate import as_learning_rate
+from ._state import state_parameters
 
 __all__ = ["Optimizer"]
 
@@ -70,9 +79,16 @@ def _refuse_non_finite(optimizer) -> None:
 
 
 class Optimizer:
-    """Base class: subclasses define ``_init_state(w) -> dict`` and
-    ``_update(w, g, state, lr, weight_decay) -> new w`` on NumPy arrays (``w`` and ``g``
-    in the compute dtype, float32 for float16/bfloat16 parameters).
+    """Base class: subclasses define
+
+    * ``_init_state(w) -> {name: NumPy array}``, the initial state of a weight ``w`` (zeros
+      of its shape, in the compute dtype: float32 for float16/bfloat16 parameters);
+    * ``_update(w, g, state, lr, weight_decay) -> (new w, {name: new value})``: the update
+      rule, a function (``state`` maps names to the current values; a name left out keeps
+      its value) written with operators and ``sporeling.expression.ops``, which take NumPy
+      arrays and Tensors alike: eagerly it gets NumPy arrays, in a compiled step Tensors.
+      ``lr`` is a Python float, or (compiled, per-step or scheduled) a 0-d Tensor in
+      ``w``'s dtype.
 
     Args:
         learning_rate: a float, per-step values, or a ``LearningRateSchedule``.
@@ -215,56 +231,88 @@ class Optimizer:
     def __call__(self, gradients) -> bool:
         """Apply one update with ``gradients`` (one per parameter, in order); returns True."""
         params = self._parameters
+        name = type(self).__name__
         if len(gradients) != len(params):
-            raise ValueError(f"{type(self).__name__}: expected {len(params)} gradients (one "
-                             f"per parameter, in optimizer.parameters order), got "
-                             f"{len(gradients)}")
-        from ..graph.tracing import is_tracing
-        if is_tracing():
-            return graph_step(self, gradients)
-        step = self.global_step
-        lrs = [lr.at(step) for lr in self._group_lrs]
-        inv_scale = 1.0 / self.loss_scale
+            raise ValueError(f"{name}: expected {len(params)} gradients (one per parameter, "
+                             f"in optimizer.parameters order), got {len(gradients)}")
+        from ..graph.tracing import Retrace, full_precision, is_tracing
+        traced = is_tracing()
+        made = False
         for i, (p, g) in enumerate(zip(params, gradients)):
             if g is None:
                 continue
-            w = to_numpy(p)
-            g = to_numpy(g)
-            if g.shape != w.shape:
-                raise ValueError(f"{type(self).__name__}: gradient of {_label(p, i)} has "
-                                 f"shape {g.shape}, expected the parameter's {w.shape}")
-            cdt = compute_dtype(w.dtype)
-            w = w.astype(cdt, copy=False)
-            g = g.astype(cdt, copy=False)
-            if inv_scale != 1.0:
-                g = g * inv_scale
-            wd = self._decays[i]
-            if wd and not self._decoupled_weight_decay:
-                g = g + wd * w
-            state = self._states[i]
-            if state is None:
-                state = self._states[i] = self._init_state(w)
-            write(p, self._update(w, g, state, lrs[self._group_of[i]], wd))
-        self.global_step = step + 1
+            if traced and not isinstance(p, Parameter):
+                raise SporelingError("a compiled optimiser step updates Parameters only",
+                                     op=f"{name} (Graph mode)", expected="Parameters",
+                                     got=f"{type(p).__name__} at position {i}")
+            made |= self._state_params[i] is None
+            state_parameters(self, i, p)
+        if traced and made:  # new Parameters: the trace must lift them
+            raise Retrace(f"{name} made its state")
+        step = self._step_param if traced else self.global_step
+        # compiled at amp_level O2/O3, the update keeps the master weights' float32
+        with full_precision() if traced else contextlib.nullcontext():
+            lrs = [lr.at(step) for lr in self._group_lrs]
+            for i, (p, g) in enumerate(zip(params, gradients)):
+                if g is not None:
+                    self._step_one(i, p, g, lrs[self._group_of[i]], traced)
+            if traced:
+                self._step_param.set_data(self._step_param + 1)
+        if not traced:
+            self.global_step = step + 1
         return True
 
     construct = __call__
 
+    def _step_one(self, i: int, p, g, lr, traced: bool) -> None:
+        """The update of parameter ``i`` (see the class doc), written back. Eagerly the rule
+        runs on NumPy arrays (its ops take them: a few big elementwise ops cost less so than
+        as Tensors) and the results go into the buffers in place; in a trace it runs on
+        Tensors and ``set_data`` makes the compiled step ``assign`` them."""
+        cdt = compute_dtype(np.dtype(p.dtype))
+        if traced:
+            w, g = operand(p, cdt), operand(g, cdt)
+        else:
+            w, g = to_numpy(p).astype(cdt, copy=False), to_numpy(g).astype(cdt, copy=False)
+        if tuple(g.shape) != tuple(w.shape):
+            raise ShapeError("gradient shape differs from its parameter's",
+                             op=type(self).__name__, expected=f"{tuple(w.shape)}",
+                             got=f"{tuple(g.shape)}", where=_label(p, i))
+        if self.loss_scale != 1.0:
+            g = g * (1.0 / self.loss_scale)
+        wd = self._decays[i]
+        if wd and not self._decoupled_weight_decay:
+            g = g + wd * w
+        if not traced:
+            write(p, self._update_arrays(w, g, self._states[i], lr, wd))
+            return
+        if isinstance(lr, Tensor):  # a per-step value or a schedule's, in the compute dtype
+            lr = lr.astype(cdt)
+        held = self._state_params[i]
+        new_w, new_state = self._update(w, g, dict(held), lr, wd)
+        assign(p, new_w)
+        for key, value in new_state.items():
+            assign(held[key], value)
+
     def _init_state(self, w: np.ndarray) -> dict:
         return {}
+
+    def _update_arrays(self, w, g, state: dict, lr: float, weight_decay: float):
+        """The update rule on NumPy arrays, ``state`` (``{name: array}``) updated in place;
+        returns the new weight (the eager step, and code keeping its own state: a shard's)."""
+        new_w, new_state = self._update(w, g, dict(state), lr, weight_decay)
+        for key, value in new_state.items():
+            np.copyto(state[key], to_numpy(value), casting="unsafe")
+        return to_numpy(new_w)
 
     def _update(self, w, g, state, lr, weight_decay):  # pragma: no cover - abstract
         raise NotImplementedError(f"{type(self).__name__} does not define _update")
 
-    def _graph_update(self, w, g, state, lr, weight_decay):
-        """The update on Tensors, for a compiled step: ``(new w, {state key: new value})``
-        with ``state`` the state's Parameters (see :mod:`._graph_step`)."""
-        from sporeling.core import SporelingError
-        raise SporelingError("this optimiser's step cannot be compiled yet",
-                             op=f"{type(self).__name__} (Graph mode)",
-                             expected="SGD, Momentum, Adam or AdamW",
-                             got=type(self).__name__,
-                             hint="call the optimiser outside jit (its NumPy step)")
+    def state_parameters(self) -> tuple:
+        """The optimiser's state as Parameters, for checkpoints: the step counter, then each
+        parameter's state (made on its first step; names ``optimizer.state.param``)."""
+        held = [s for s in self._state_params if s is not None]
+        return (self._step_param,) + tuple(p for state in held for p in state.values())
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}({len(self._parameters)} parameters, "

@@ -48,22 +48,16 @@ class RMSProp(Optimizer):
         return state
 
     def _update(self, w, g, state, lr, weight_decay):
+        from .. import ops
         a = self.decay
-        v = state["v"]
-        v *= a
-        v += (1.0 - a) * (g * g)
+        v = state["v"] * a + (1.0 - a) * (g * g)
+        new = {"v": v}
         if self.centered:
-            ga = state["g_avg"]
-            ga *= a
-            ga += (1.0 - a) * g
-            avg = np.sqrt(v - ga * ga)
+            ga = new["g_avg"] = state["g_avg"] * a + (1.0 - a) * g
+            avg = ops.sqrt(v - ga * ga) + self.epsilon
         else:
-            avg = np.sqrt(v)
-        avg += self.epsilon
+            avg = ops.sqrt(v) + self.epsilon
         step = g / avg
         if self.momentum:
-            buf = state["buf"]
-            buf *= self.momentum
-            buf += step
-            step = buf
-        return w - lr * step
+            step = new["buf"] = state["buf"] * self.momentum + step
+        return w - lr * step, new

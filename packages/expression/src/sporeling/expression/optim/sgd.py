@@ -41,32 +41,17 @@ class SGD(Optimizer):
         return {"buf": np.zeros_like(w), "step": np.zeros((), np.int64)}
 
     def _update(self, w, g, state, lr, weight_decay):
-        mu = self.momentum
+        mu, new = self.momentum, {}
         if mu:
             buf = state["buf"]
-            if state["step"] == 0:  # PyTorch: the first step's buffer is the gradient
-                np.copyto(buf, g)
-            else:
-                buf *= mu
-                buf += (1.0 - self.dampening) * g if self.dampening else g
-            state["step"] += 1  # in place: the array may be a Parameter's (Graph mode)
-            g = g + mu * buf if self.nesterov else buf
-        if w.flags.writeable:  # the parameter's own array (or its float32 copy): in place,
-            w -= lr * g        # as PyTorch does; write() then has nothing to copy
-            return w
-        return w - lr * g
-
-
-    def _graph_update(self, w, g, state, lr, weight_decay):
-        from ._graph_step import scalar_as
-        lr, mu, new = scalar_as(lr, w.dtype), self.momentum, {}
-        if mu:
-            from .. import ops
-            buf, step = state["buf"], state["step"]
-            moved = buf * mu + ((1.0 - self.dampening) * g if self.dampening else g)
-            if self.dampening:
-                moved = ops.where(step == 0, g, moved)
-            new = {"buf": moved, "step": step + 1}
+            if self.dampening:  # the first step's buffer is the gradient (PyTorch)
+                from .. import ops
+                step = state["step"]
+                moved = ops.where(step == 0, g, buf * mu + (1.0 - self.dampening) * g)
+                new["step"] = step + 1
+            else:  # from the zero buffer, the same without counting steps
+                moved = buf * mu + g
+            new["buf"] = moved
             g = g + mu * moved if self.nesterov else moved
         return w - lr * g, new
 

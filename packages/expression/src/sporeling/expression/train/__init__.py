@@ -3,9 +3,9 @@
     >>> from sporeling.expression.train import Model, LossMonitor, Accuracy
 """
 from . import callbacks, metrics
-from .callbacks import (Callback, CallbackList, CallbackParams, CheckpointConfig,
-                        EarlyStopping, History, LossMonitor, ModelCheckpoint, ProgressBar,
-                        RunContext, TimeMonitor)
+from .callbacks import (BackupAndRestore, Callback, CallbackList, CallbackParams,
+                        CheckpointConfig, EarlyStopping, History, LossMonitor, ModelCheckpoint,
+                        ProgressBar, RunContext, TimeMonitor)
 from .cell_wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
 from .metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric, Precision,
                       Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
@@ -18,5 +18,5 @@ __all__ = [
     "ProgressBar", "CheckpointConfig", "ModelCheckpoint", "EarlyStopping", "History",
     "Metric", "Accuracy", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
     "Top5CategoricalAccuracy", "Loss", "MAE", "MSE", "Precision", "Recall", "Fbeta", "F1",
-    "ConfusionMatrix", "get_metric_fn",
+    "ConfusionMatrix", "get_metric_fn", "BackupAndRestore",
 ]

@@ -12,7 +12,8 @@ import numpy as np
 
 from sporeling.core import SporelingError
 
-__all__ = ["TrainError", "check_dataset", "epoch_batches", "dataset_size", "as_inputs"]
+__all__ = ["TrainError", "check_dataset", "epoch_batches", "skip_batches", "dataset_size",
+           "as_inputs"]
 
 
 class TrainError(SporelingError, ValueError):
@@ -64,6 +65,15 @@ def epoch_batches(dataset, epoch: int, where: str) -> Iterator:
                          expected="at least one batch per epoch",
                          hint="an exhausted iterator or generator serves one epoch "
                          "only; pass a list or a callable returning a fresh iterator")
+
+
+def skip_batches(batches: Iterator, count: int, epoch: int, where: str) -> None:
+    """Read past the first ``count`` batches of an epoch (trained on before a resume)."""
+    for done in range(count):
+        if next(batches, None) is None:
+            raise TrainError(f"cannot resume after step {count} of epoch {epoch}: the "
+                             f"dataset yields only {done} batches in it", op=where,
+                             hint="resume with the dataset the backup was made with")
 
 
 def _column(value):

@@ -81,7 +81,14 @@ class TrainOneStepCell(Cell):
     ``data_parallel`` mode: parameters broadcast from rank 0 here, gradients all-reduced in
     buckets started during backward). It runs before ``sens`` scaling and clipping, and in
     Graph mode inside the compiled step.
+
+    In Graph mode the whole step, the optimizer's update included, is one compiled graph.
+    A subclass whose ``construct`` needs Python between graphs names the methods Graph mode
+    compiles (each to its own graph) in ``_graph_parts``; ``construct`` then runs as Python
+    around them.
     """
+
+    _graph_parts: tuple = ()
 
     def __init__(self, network, optimizer, sens: float = 1.0,
                  max_grad_norm: float | None = None):
@@ -109,10 +116,8 @@ class TrainOneStepCell(Cell):
         self.optimizer(grads)
         return loss
 
-
     def _loss_and_grads(self, *inputs):
-        """The loss and the reduced gradients: what Graph mode compiles into one graph.
-        A reducer with ``gradient_ready`` hears of each final gradient during backward (in
+        """The loss and the reduced gradients. A reducer with ``gradient_ready`` hears of each final gradient during backward (in
         Graph mode while the backward is traced, so what it binds lands amid backward's
         equations)."""
         ready = getattr(self.grad_reducer, "gradient_ready", None)

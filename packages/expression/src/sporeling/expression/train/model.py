@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import warnings
 
-from .batches import TrainError, as_inputs, check_dataset, dataset_size, epoch_batches
+from .batches import (TrainError, as_inputs, check_dataset, dataset_size, epoch_batches,
+                      skip_batches)
 from .callbacks import CallbackList, CallbackParams, RunContext
 from .callbacks._values import loss_value
 from .cell_wrappers import TrainOneStepCell, WithEvalCell, WithLossCell
@@ -123,11 +124,21 @@ class Model:
         ctx = RunContext(cb)
         net.set_train(True)
         cbs.on_train_begin(ctx)
-        for e in range(initial_epoch + 1, epoch + 1):
+        # a callback resuming a run (BackupAndRestore) has moved the position: go on after
+        # step cur_step_in_epoch of epoch cur_epoch_num (0: after that whole epoch)
+        done_epochs, done_steps = cb.cur_epoch_num, cb.cur_step_in_epoch
+        if done_steps:
+            done_epochs -= 1
+        for e in range(done_epochs + 1, epoch + 1):
             cb.cur_epoch_num, cb.cur_step_in_epoch, cb.train_loss = e, 0, None
             cbs.on_train_epoch_begin(ctx)
             total, stop = 0.0, False
-            for batch in epoch_batches(dataset, e, where):
+            batches = epoch_batches(dataset, e, where)
+            if done_steps:
+                skip_batches(batches, done_steps, e, where)
+                cb.cur_step_in_epoch, done_steps = done_steps, 0
+            trained = cb.cur_step_in_epoch
+            for batch in batches:
                 cb.cur_step_num += 1
                 cb.cur_step_in_epoch += 1
                 cb.train_dataset_element = batch
@@ -140,7 +151,7 @@ class Model:
                     break
             if not stop and cb.batch_num is None:
                 cb.batch_num = cb.cur_step_in_epoch
-            cb.train_loss = total / max(cb.cur_step_in_epoch, 1)
+            cb.train_loss = total / max(cb.cur_step_in_epoch - trained, 1)
             if valid is not None and e % valid_every == 0:
                 cb.eval_results = self.eval(valid, eval_callbacks)
                 net.set_train(True)

@@ -45,6 +45,10 @@ class ShardedOptimizer:
     module doc. Called like the optimizer (``opt(grads)``), with its ``parameters``,
     ``global_step``, ``get_lr()`` and the rest passed through."""
 
+    #: its collectives run on NumPy between ranks: in Graph mode a TrainOneStepCell compiles
+    #: the loss and gradients and runs this update as Python (declared, see cell_call)
+    _eager_update = True
+
     @located
     def __init__(self, optimizer, group: str | None = None, reduce_gradients: str | None = None):
         if not isinstance(optimizer, Optimizer):
@@ -146,7 +150,7 @@ class ShardedOptimizer:
                     g = g + wd * w
                 if self._states[s.index] is None:
                     self._states[s.index] = opt._init_state(w)
-                mine[offset:offset + hi - lo] = opt._update(
+                mine[offset:offset + hi - lo] = opt._update_arrays(
                     w, g, self._states[s.index], lrs[opt._group_of[s.index]], wd)
             gathered = self.comm.all_gather(mine).reshape(self.comm.size, -1)
             for s, offset in entries:
@@ -165,7 +169,7 @@ class ShardedOptimizer:
         here = whole = 0
         for s in self.layout.slots:
             for value in (self._states[s.index] or {}).values():
-                if isinstance(value, np.ndarray):
+                if isinstance(value, np.ndarray) and value.ndim:  # not a step counter
                     here += value.nbytes
                     whole += value.itemsize * s.size
         params = sum(to_numpy(p).nbytes for p in self.optimizer.parameters)

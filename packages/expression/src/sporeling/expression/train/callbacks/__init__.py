@@ -1,5 +1,6 @@
 """Training callbacks (MindSpore's ``train.callback``): progress, timing, checkpoints,
 early stopping, history."""
+from .backup import BackupAndRestore
 from .callback import Callback, CallbackList, CallbackParams, RunContext
 from .checkpoint import CheckpointConfig, ModelCheckpoint
 from .early_stopping import EarlyStopping
@@ -9,4 +10,4 @@ from .progress_bar import ProgressBar
 
 __all__ = ["Callback", "CallbackList", "CallbackParams", "RunContext", "LossMonitor",
            "TimeMonitor", "ProgressBar", "CheckpointConfig", "ModelCheckpoint",
-           "EarlyStopping", "History"]
+           "EarlyStopping", "History", "BackupAndRestore"]

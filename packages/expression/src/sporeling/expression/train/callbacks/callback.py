@@ -23,6 +23,11 @@ class CallbackParams(dict):
     ``net_outputs`` (the last loss), ``train_dataset``, ``mode`` ("train"/"eval"),
     ``train_loss`` (ours: the mean loss of the epoch, set at its end), ``eval_results``
     (``Model.fit``), ``list_callback``, ``dataset_sink_mode``.
+
+    ``on_train_begin`` may move ``cur_epoch_num``, ``cur_step_in_epoch`` and
+    ``cur_step_num`` to resume a run (``BackupAndRestore`` does): training goes on after
+    step ``cur_step_in_epoch`` of epoch ``cur_epoch_num`` (0: after that whole epoch),
+    skipping the batches before it.
     """
 
     def __getattr__(self, name):

@@ -175,3 +175,17 @@ def test_bad_constructor_arguments():
         MemoryPool(block_size="4KB")
     with pytest.raises(PoolError, match="power of two"):
         MemoryPool(alignment=48)
+
+
+@pytest.mark.parametrize("shape", [(-3,), (-1, -1), (2, -4, -5)])
+def test_a_negative_shape_is_refused_and_the_pool_stays_whole(shape):
+    """(-3,) made a zero-byte extent and (-1, -1) an extent NumPy then refused: either
+    corrupted the free lists (a KeyError several allocations later)."""
+    pool = MemoryPool(block_size="1MB")
+    keep = [pool.allocate((32,), np.float32) for _ in range(3)]
+    with pytest.raises((PoolError, ValueError)):
+        pool.allocate(shape, np.float32)
+    assert pool.stats().in_use == 3 * 128
+    del keep
+    arrays = [pool.allocate((32,), np.float32) for _ in range(8)]
+    assert len({a.ctypes.data for a in arrays}) == 8

@@ -155,7 +155,11 @@ class MemoryPool:
             shape = (shape,) if isinstance(shape, int) else tuple(map(int, shape))
         if not isinstance(dtype, np.dtype):
             dtype = np.dtype(dtype)
-        size = -(-(math.prod(shape) * dtype.itemsize or 1) // self.alignment) * self.alignment
+        count = math.prod(shape)
+        if count < 0:  # a negative size would take a zero-byte extent: refuse it here
+            raise PoolError("cannot allocate a negative size", op="allocate",
+                            expected="dimensions >= 0", got=shape)
+        size = -(-(count * dtype.itemsize or 1) // self.alignment) * self.alignment
         key = -size if persistent else size
         lock = self._lock
         lock.acquire()  # not `with`: half the cost on this path
@@ -196,7 +200,11 @@ class MemoryPool:
                     self._peak = self._in_use
         finally:
             lock.release()
-        owner = _new_array(BufferOwner, shape, dtype, extent[5], extent[6])
+        try:
+            owner = _new_array(BufferOwner, shape, dtype, extent[5], extent[6])
+        except BaseException:  # e.g. two negative dimensions: give the bytes back
+            self._release(extent)
+            raise
         owner.pool = self
         owner.extent = extent
         if _memory_listeners:  # a profiler is on (see runtime.events)

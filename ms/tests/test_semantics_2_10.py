@@ -298,3 +298,18 @@ def test_sens_param_and_sx_grad_keep_their_rules():
     np.testing.assert_allclose(g.asnumpy(), [3.0, 0.0, 54.0])
     with pytest.raises(sx.GradError, match="not a scalar"):
         sx.grad(cube)(T(V))
+
+
+# ---- grad_position=(i,): the gradient itself, as for an int (found by ms/oracle) -----------
+
+def test_grad_of_a_one_position_tuple_is_the_tensor_not_a_1_tuple():
+    x = T(X)
+    net = ms.nn.Dense(3, 2)
+    g = ms.grad(lambda a, b: a * b, grad_position=(0,))(x, x)
+    assert isinstance(g, ms.Tensor)
+    np.testing.assert_allclose(g.asnumpy(), X)
+    value, g = ms.value_and_grad(lambda a: ops.sum(a * a), grad_position=(0,))(x)
+    assert isinstance(g, ms.Tensor)
+    g_in, g_w = ms.grad(lambda a: net(a), grad_position=(0,), weights=net.trainable_params())(x)
+    assert isinstance(g_in, ms.Tensor) and isinstance(g_w, tuple) and len(g_w) == 2
+    assert len(ms.grad(lambda a, b: a * b, grad_position=(0, 1))(x, x)) == 2

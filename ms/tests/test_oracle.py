@@ -1,7 +1,7 @@
-"""Parity with real MindSpore 2.10 (issue 22): every case of ``ms/oracle/cases`` (ops
+"""Parity with real MindSpore 2.10 (issue 22): every case of ``ms/tests/oracle/cases`` (ops
 forward and gradient, layers with MindSpore's initial weights, losses, optimizer steps,
 training runs in PyNative and Graph mode) replayed through ``sporeling.ms`` against the
-outputs MindSpore recorded in ``ms/oracle/recorded`` -- no MindSpore needed here. Re-record
+outputs MindSpore recorded in ``ms/tests/oracle/recorded`` -- no MindSpore needed here. Re-record
 with ``tox -e ms-oracle-record``. Each case listed in ``KNOWN_DIFFERENCES`` (with its
 reason, also in ms/README.md) is a strict xfail: once it matches, the test says so."""
 import sys
@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from oracle.cases import all_cases  # noqa: E402
 from oracle.known_differences import KNOWN_DIFFERENCES  # noqa: E402
 from oracle.replay import compare, recorded_cases, replay_case  # noqa: E402

@@ -300,7 +300,7 @@ def test_sens_param_and_sx_grad_keep_their_rules():
         sx.grad(cube)(T(V))
 
 
-# ---- grad_position=(i,): the gradient itself, as for an int (found by ms/oracle) -----------
+# ---- grad_position=(i,): the gradient itself, as for an int (found by ms/tests/oracle) -----------
 
 def test_grad_of_a_one_position_tuple_is_the_tensor_not_a_1_tuple():
     x = T(X)

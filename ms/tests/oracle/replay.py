@@ -1,5 +1,5 @@
 """Replays the recorded cases through ``sporeling.ms`` and compares with MindSpore's
-outputs. ``python ms/oracle/replay.py [NAME_PREFIX...]`` prints every difference and a
+outputs. ``python ms/tests/oracle/replay.py [NAME_PREFIX...]`` prints every difference and a
 summary; ``ms/tests/test_oracle.py`` runs the same comparison per case."""
 from __future__ import annotations
 

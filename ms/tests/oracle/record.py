@@ -2,9 +2,9 @@
 keys ``CASE|KEY``) and ``recorded/index.json`` (versions, and per case ``ok`` or the error
 MindSpore raised). Needs MindSpore, so it runs in its own environment, never in CI:
 
-    tox -e ms-oracle-record          # or: /path/to/mindspore-venv/bin/python ms/oracle/record.py
+    tox -e ms-oracle-record          # or: /path/to/mindspore-venv/bin/python ms/tests/oracle/record.py
 
-``python ms/oracle/record.py NAME_PREFIX...`` re-records only the cases so named (merging
+``python ms/tests/oracle/record.py NAME_PREFIX...`` re-records only the cases so named (merging
 into the stored files)."""
 from __future__ import annotations
 

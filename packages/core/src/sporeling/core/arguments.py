@@ -36,6 +36,8 @@ def check_int(value, name: str, *, op: str, min: int | None = None,
               max: int | None = None) -> int:
     """``value`` as an ``int`` in ``[min, max]``; integral floats (``2.0``) pass, ``bool``,
     NaN, strings and ``None`` do not."""
+    if type(value) is int and (min is None or value >= min) and (max is None or value <= max):
+        return value  # the common case, first: ops check their shapes on every eager call
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         number = int(value)
     elif isinstance(value, numbers.Real) and not isinstance(value, bool) \

@@ -172,6 +172,8 @@ def check_shape(op: str, shape, name: str = "shape") -> tuple[int, ...]:
     range are left to the op (a ShapeError that can say what would fit)."""
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         return (int(shape),)
+    if type(shape) is tuple and all(type(n) is int for n in shape):
+        return shape  # the common case: a tuple of ints (every eager reshape checks it)
     return tuple(check_int(n, name, op=op) for n in check_sequence(op, name, shape))
 
 

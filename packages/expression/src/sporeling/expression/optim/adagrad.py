@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _math as fm
 from .optimizer import Optimizer
 
 __all__ = ["Adagrad"]
@@ -36,8 +37,7 @@ class Adagrad(Optimizer):
         return {"sum": np.full_like(w, self.accum)}
 
     def _update(self, w, g, state, lr, weight_decay):
-        from .. import ops
         total, new = state["sum"], {}
         if self.update_slots:
             total = new["sum"] = total + g * g
-        return w - lr * (g / (ops.sqrt(total) + self.eps)), new
+        return w - lr * (g / (fm.sqrt(total) + self.eps)), new

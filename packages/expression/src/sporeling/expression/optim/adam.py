@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _math as fm
 from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW"]
@@ -43,17 +44,16 @@ class Adam(Optimizer):
         return state
 
     def _update(self, w, g, state, lr, weight_decay):
-        from .. import ops
         b1, b2 = self.beta1, self.beta2
         t = state["step"] + 1
         m = state["m"] * b1 + (1.0 - b1) * g
         v = state["v"] * b2 + (1.0 - b2) * (g * g)
         new = {"step": t, "m": m, "v": v}
         if self.use_amsgrad:
-            v = new["v_max"] = ops.maximum(state["v_max"], v)
+            v = new["v_max"] = fm.maximum(state["v_max"], v)
         tf = t.astype(np.float64)  # the bias corrections in float64, cast once
         bc1, bc2 = 1.0 - b1 ** tf, 1.0 - b2 ** tf
-        denom = ops.sqrt(v) * (1.0 / ops.sqrt(bc2)).astype(w.dtype) + self.eps
+        denom = fm.sqrt(v) * (1.0 / fm.sqrt(bc2)).astype(w.dtype) + self.eps
         step = (lr / bc1).astype(w.dtype) * (m / denom)
         return self._decayed(w, lr, weight_decay) - step, new
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 from ..tensor.tensor import Tensor
-from . import _scalar as sm
+from . import _math as sm
 
 __all__ = ["LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR",
            "InverseDecayLR", "CosineDecayLR", "PolynomialDecayLR", "WarmUpLR", "SequentialLR"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _math as fm
 from .optimizer import Optimizer
 
 __all__ = ["RMSProp"]
@@ -48,15 +49,14 @@ class RMSProp(Optimizer):
         return state
 
     def _update(self, w, g, state, lr, weight_decay):
-        from .. import ops
         a = self.decay
         v = state["v"] * a + (1.0 - a) * (g * g)
         new = {"v": v}
         if self.centered:
             ga = new["g_avg"] = state["g_avg"] * a + (1.0 - a) * g
-            avg = ops.sqrt(v - ga * ga) + self.epsilon
+            avg = fm.sqrt(v - ga * ga) + self.epsilon
         else:
-            avg = ops.sqrt(v) + self.epsilon
+            avg = fm.sqrt(v) + self.epsilon
         step = g / avg
         if self.momentum:
             step = new["buf"] = state["buf"] * self.momentum + step

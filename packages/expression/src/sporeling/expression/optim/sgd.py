@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _math as fm
 from .optimizer import Optimizer
 
 __all__ = ["SGD", "Momentum"]
@@ -45,9 +46,8 @@ class SGD(Optimizer):
         if mu:
             buf = state["buf"]
             if self.dampening:  # the first step's buffer is the gradient (PyTorch)
-                from .. import ops
                 step = state["step"]
-                moved = ops.where(step == 0, g, buf * mu + (1.0 - self.dampening) * g)
+                moved = fm.where(step == 0, g, buf * mu + (1.0 - self.dampening) * g)
                 new["step"] = step + 1
             else:  # from the zero buffer, the same without counting steps
                 moved = buf * mu + g

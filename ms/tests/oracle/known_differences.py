@@ -22,12 +22,6 @@ _PREFIXES = {
     "nn.GRU[input_size=3,hidden_size=4,num_layers=2": "same values; parameter order (see "
         "the 2-layer LSTM)",
     # -- gaps of the facade (missing names or layouts), to be filled
-    "ops.lgamma/": "ops.lgamma is missing from the facade",
-    "ops.softplus": "ops.softplus is missing from the facade",
-    "ops.vecdot/": "ops.vecdot is missing from the facade",
-    "ops.atleast_2d/": "ops.atleast_2d is missing from the facade",
-    "ops.cartesian_prod/": "ops.cartesian_prod is missing from the facade",
-    "nn.MAELoss": "nn.MAELoss is missing from the facade",
     "ops.bessel_i0/": "eager-only in the facade: no gradient (2.10 differentiates it)",
     "ops.bessel_i1/": "eager-only in the facade: no gradient (2.10 differentiates it)",
     "ops.bessel_j0/": "eager-only in the facade: no gradient (2.10 differentiates it)",

@@ -44,12 +44,40 @@ from .transformer import *     # noqa: F401,F403
 from .transformer import __all__ as _transformer
 from .wrappers import *        # noqa: F401,F403
 from .wrappers import __all__ as _wrappers
+from .combined import *        # noqa: F401,F403
+from .combined import __all__ as _combined
+from .loss_extra import *      # noqa: F401,F403
+from .loss_extra import __all__ as _loss_extra
+from .math_cells import *      # noqa: F401,F403
+from .math_cells import __all__ as _math_cells
+from .optim_extra import *     # noqa: F401,F403
+from .optim_extra import __all__ as _optim_extra
+from .pooling_fractional import *  # noqa: F401,F403
+from .pooling_fractional import __all__ as _pooling_fractional
+from .sparse import *          # noqa: F401,F403
+from .sparse import __all__ as _sparse
+from .tool_cells import *      # noqa: F401,F403
+from .tool_cells import __all__ as _tool_cells
+from .wrappers_parallel import *  # noqa: F401,F403
+from .wrappers_parallel import __all__ as _wrappers_parallel
 
 __all__ = sorted({*_activation, *_basic, *_conv, *_embedding, *_image, *_loss, *_loss_margin,
                   *_lr, *_metrics, *_normalization, *_optim_adam, *_optim_misc, *_optimizer,
                   *_padding, *_pooling, *_rnn, *_transformer, *_unpooling, *_wrappers,
-                  "no_init_parameters"})
+                  "no_init_parameters"}
+                 | {*_combined, *_loss_extra, *_math_cells, *_optim_extra,
+                    *_pooling_fractional, *_sparse, *_tool_cells, *_wrappers_parallel})
 
 from . import layer  # noqa: E402  MindSpore's mindspore.nn.layer module path
 from .graph_cell import GraphCell  # noqa: E402  runs what ms.load reads (a MindIR)
 __all__ += ["GraphCell"]
+
+from .ext import EXT_NAMES as _EXT_NAMES, ext_cell as _ext_cell  # noqa: E402
+__all__ += sorted(_EXT_NAMES)
+
+
+def __getattr__(name):
+    """``nn.AvgPool2dExt`` etc.: ``ms.mint.nn``'s classes, looked up on first use (ext.py)."""
+    if name in _EXT_NAMES:
+        return _ext_cell(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,7 +6,7 @@ Each operand is read at the output index projected onto its own shape (NumPy's
 broadcasting, right-aligned), so a per-channel vector or a scalar costs one load. Every
 node computes in its own dtype, as NumPy's kernels with ``out=`` do. The schedule fuses the
 trailing axes every operand reads either whole or not at all, vectorises them at the
-CPU's vector width, and runs the outer loops on TVM's threads when the output is large.
+CPU's vector width; the loops run on the calling thread (see :data:`PARALLEL_FROM`).
 
 A node this module has no expression for raises :class:`Unsupported`; the kernel then
 runs the chain on the provider below.
@@ -21,8 +21,12 @@ from .target import tvm, vector_bytes
 
 __all__ = ["Unsupported", "prim_func", "EXPRESSIONS", "PARALLEL_FROM"]
 
-PARALLEL_FROM = 1 << 16
-"""Outputs with at least this many elements run their outer loops on TVM's threads."""
+PARALLEL_FROM: int | None = None
+"""Outputs with at least this many elements run their outer loops on TVM's threads; None:
+never. TVM's thread pool spins between loops as OpenMP's (oneDNN's) does, and on 2 cores
+the two pools fight: a ResNet-20 Graph step took 235 ms with loops threaded from 65,536
+elements, 87 ms with every loop on one thread (``bench/peers.py``, oneDNN's convolutions
+on both cores in either case)."""
 
 
 class Unsupported(Exception):
@@ -202,6 +206,6 @@ def _schedule(t, func, out_shape, out_dtype, in_shapes):
             outer.append(rest)
         else:
             outer.append(inner)
-    if math.prod(out_shape) >= PARALLEL_FROM and outer:
+    if PARALLEL_FROM is not None and math.prod(out_shape) >= PARALLEL_FROM and outer:
         sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
     return sch.mod

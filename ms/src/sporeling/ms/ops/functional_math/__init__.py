@@ -7,6 +7,8 @@ Each module's ``__all__`` is gathered here (``ms/api/coverage.py`` counts them a
 from . import (arraylike, clipping, comparison, creation, cumulative, decompositions,
                differential, elementwise, gamma_functions, linalg, other, random, reduction,
                solvers, sorting, special, spectral, transcendental)
+from . import (aliases, frequencies, graph_builtins, higher_order, matrix_functions,
+               registration)
 from .arraylike import *       # noqa: F401,F403
 from .clipping import *        # noqa: F401,F403
 from .comparison import *      # noqa: F401,F403
@@ -25,10 +27,17 @@ from .sorting import *         # noqa: F401,F403
 from .special import *         # noqa: F401,F403
 from .spectral import *        # noqa: F401,F403
 from .transcendental import *  # noqa: F401,F403
+from .aliases import *         # noqa: F401,F403  2.10's other names of these functions
+from .frequencies import *     # noqa: F401,F403
+from .graph_builtins import *  # noqa: F401,F403
+from .higher_order import *    # noqa: F401,F403
+from .matrix_functions import *  # noqa: F401,F403
+from .registration import *    # noqa: F401,F403
 
 _MODULES = (arraylike, clipping, comparison, creation, cumulative, decompositions,
             differential, elementwise, gamma_functions, linalg, other, random, reduction, solvers,
-            sorting, special, spectral, transcendental)
+            sorting, special, spectral, transcendental, aliases, frequencies, graph_builtins,
+            higher_order, matrix_functions, registration)
 __all__ = sorted({name for module in _MODULES for name in module.__all__})
 
 from .._arguments import check_all  # noqa: E402

@@ -224,11 +224,6 @@ def _check_numerics(x):
     return x
 
 
-def _eps(x):
-    x = tensor(x)
-    return F.full_like(x, float(np.finfo(x.dtype).tiny if x.dtype.kind == "f" else 0))
-
-
 def _svd(self, x):
     s, u, v = F.svd(x, self.full_matrices, True)
     return (s, u, v) if self.compute_uv else (s, F.zeros_like(u), F.zeros_like(v))
@@ -281,31 +276,6 @@ def _matrix_solve_ls(self, matrix, rhs, l2):
     at = F.swapaxes(a, -1, -2)
     gram = F.matmul(at, a) + tensor(l2) * F.eye(a.shape[-1], dtype=a.dtype)
     return F.matrix_solve(gram, F.matmul(at, b))
-
-
-@eager_only("ops.Geqrf")
-def _geqrf(x):
-    from scipy.linalg import lapack
-    a = tensor(x).asnumpy()
-    fn = lapack.dgeqrf if a.dtype == np.float64 else lapack.sgeqrf
-    qr, tau, *_ = fn(a)
-    return tensor(qr.astype(a.dtype)), tensor(tau.astype(a.dtype))
-
-
-@eager_only("ops.Orgqr")
-def _orgqr(x, tau):
-    from scipy.linalg import lapack
-    a, t = tensor(x).asnumpy(), tensor(tau).asnumpy()
-    fn = lapack.dorgqr if a.dtype == np.float64 else lapack.sorgqr
-    return tensor(fn(a, t)[0].astype(a.dtype))
-
-
-@eager_only("ops.Ormqr")
-def _ormqr(x, tau, other, left, transpose):
-    q = _orgqr(x, tau).asnumpy()
-    n = tensor(other).asnumpy()
-    q = q.T if transpose else q
-    return tensor((q @ n if left else n @ q).astype(n.dtype))
 
 
 @eager_only("ops.MatrixExp")
@@ -597,7 +567,7 @@ __all__ = table(globals(), [
     same("Conj", F.conj), same("IsFinite", F.isfinite), same("IsInf", F.isinf),
     same("IsNan", F.isnan), same("LogicalNot", F.logical_not), op("Logit", "eps=-1.0", _logit),
     same("PopulationCount", F.population_count), same("Identity", lambda x: tensor(x) + 0),
-    same("Eps", _eps), same("CheckNumerics", _check_numerics, eager=True),
+    same("Eps", F.eps), same("CheckNumerics", _check_numerics, eager=True),
     op("NanToNum", "nan=0.0, posinf=None, neginf=None", _nan_to_num),
     *(same(f"Bessel{n}", getattr(F, f"bessel_{n.lower()}")) for n in
       ("I0", "I0e", "I1", "I1e", "J0", "J1", "K0", "K0e", "K1", "K1e", "Y0", "Y1")),
@@ -651,7 +621,7 @@ __all__ = table(globals(), [
     op("Cross", "dim=-65530", _cross),
     op("Eig", "compute_v=False", lambda self, x: _eig(x, self.compute_v), eager=True),
     op("Einsum", "equation", lambda self, inputs: F.einsum(self.equation, *inputs)),
-    same("Geqrf", _geqrf), same("Ger", F.ger), same("LogMatrixDeterminant", _log_matrix_det),
+    same("Geqrf", F.geqrf), same("Ger", F.ger), same("LogMatrixDeterminant", _log_matrix_det),
     op("Lstsq", "fast=True, l2_regularizer=0.0", _lstsq),
     same("LuSolve", _lu_solve),
     op("LuUnpack", "unpack_data=True, unpack_pivots=True", lambda self, d, p: _lu_unpack(
@@ -664,8 +634,8 @@ __all__ = table(globals(), [
     op("MatrixSolve", "adjoint=False", lambda self, m, r: F.matrix_solve(m, r, self.adjoint)),
     op("MatrixSolveLs", "fast=True", _matrix_solve_ls),
     op("MatrixTriangularSolve", "lower=True, adjoint=False", _solve_triangular),
-    same("Orgqr", _orgqr),
-    op("Ormqr", "left=True, transpose=False", lambda self, x, tau, other: _ormqr(
+    same("Orgqr", F.orgqr),
+    op("Ormqr", "left=True, transpose=False", lambda self, x, tau, other: F.ormqr(
         x, tau, other, self.left, self.transpose), eager=True),
     op("Qr", "full_matrices=False", lambda self, x: _qr(x, self.full_matrices), eager=True),
     op("Svd", "full_matrices=False, compute_uv=True", _svd, eager=True),

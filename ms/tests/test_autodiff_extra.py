@@ -125,3 +125,11 @@ def test_vmap_rows_and_per_row_jacrev():
         expected = np.cos(w @ row)[:, None] * w
         np.testing.assert_allclose(np_of(ms.jacrev(row_fn)(ms.Tensor(row))), expected,
                                    rtol=1e-6, atol=1e-9)
+
+
+def test_vmap_over_the_array_functions():
+    """functional_array's ops turned vmap's batched values into arrays ("a batched value
+    inside vmap has no single array value")."""
+    x = np.random.default_rng(0).random((3, 4)).astype(np.float32)
+    got = ms.vmap(lambda r: ms.ops.tanh(ms.ops.reshape(r, (2, 2))))(ms.Tensor(x))
+    np.testing.assert_allclose(got.asnumpy(), np.tanh(x).reshape(3, 2, 2), rtol=1e-6)

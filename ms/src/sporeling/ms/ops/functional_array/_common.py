@@ -16,7 +16,11 @@ __all__ = ["ops", "Tensor", "tensor", "to_numpy", "tuple_of", "reduce_loss", "fl
 
 
 def tensor(x, dtype=None):
-    """``x`` as an sx Tensor (Tensors, traced Tensors and Parameters pass through)."""
+    """``x`` as an sx Tensor (Tensors, traced Tensors and Parameters pass through, and so do
+    the values of a transformation such as ``vmap``'s batched ones)."""
+    if dtype is None and getattr(x, "_interpreter", None) is not None and \
+            not isinstance(x, Tensor):
+        return x
     if isinstance(x, Tensor):
         return x if dtype is None or x.dtype == to_numpy(dtype) else ops.cast(x, to_numpy(dtype))
     array = np.asarray(x, dtype=to_numpy(dtype))

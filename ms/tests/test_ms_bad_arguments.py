@@ -14,6 +14,13 @@ import sporeling.ms as ms
 from sporeling.core import ArgumentError, SporelingError
 from sporeling.core.testing import bad_argument_problems
 
+
+@pytest.fixture(autouse=True)
+def _in_a_scratch_folder(tmp_path, monkeypatch):
+    """Functions that write files (TensorDump, save_*) get the sweep's strings as file
+    names: they write into a scratch folder, not the repository."""
+    monkeypatch.chdir(tmp_path)
+
 X = ms.Tensor(np.random.default_rng(0).random((2, 3)).astype(np.float32))
 SIZES = {"in_channels", "out_channels", "num_features", "input_size", "hidden_size",
          "vocab_size", "embedding_size", "num_groups", "num_channels", "d_model", "nhead",

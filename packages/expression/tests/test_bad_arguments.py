@@ -16,6 +16,13 @@ from sporeling.core import ArgumentError, SporelingError
 from sporeling.core.testing import bad_argument_problems
 from sporeling.expression import nn, ops
 
+
+@pytest.fixture(autouse=True)
+def _in_a_scratch_folder(tmp_path, monkeypatch):
+    """Functions that write files (TensorDump, save_*) get the sweep's strings as file
+    names: they write into a scratch folder, not the repository."""
+    monkeypatch.chdir(tmp_path)
+
 X = np.random.default_rng(0).random((2, 3)).astype(np.float32)
 
 SIZES = {"in_channels", "out_channels", "num_features", "input_size", "hidden_size",
@@ -188,3 +195,11 @@ def test_random_wrong_values_in_any_op_argument_raise_sporeling_errors(data):
     problems = bad_argument_problems({name: fn}, good, {"drawn": value},
                                      params=lambda n, p: p.name == target.name and swept(n, p))
     assert problems == []
+
+
+@pytest.mark.parametrize("value", [2**63, 2**70, -2**64])
+def test_a_python_int_past_64_bits_is_an_argument_error(value):
+    """Found by the property test: an OverflowError escaped promote."""
+    from sporeling.core import ArgumentError
+    with pytest.raises(ArgumentError, match="too large"):
+        sx.ops.neg(value)

@@ -9,6 +9,7 @@ Everything calls ``sporeling.expression`` (and ``sporeling.data``/``sporeling.am
 facade adapts names and signatures only.
 """
 from importlib.metadata import PackageNotFoundError, version as _version
+from importlib.util import find_spec as _find_spec
 
 from sporeling.core import get_seed, set_seed
 from sporeling.expression import Parameter, ParameterTuple, Tensor, no_grad
@@ -32,6 +33,8 @@ from .context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_auto_parallel
 from . import ops, nn, amp, dataset, train, communication  # noqa: E402
 from . import mint  # noqa: E402
 from .ops.functional_math.differential import grad, value_and_grad  # noqa: E402
+# 2.10 binds these at the top level without listing them in __all__
+from .ops import jacfwd, jacrev, jvp, vjp, vmap  # noqa: E402,F401
 from .train import (BackupAndRestore, CheckpointConfig, LossMonitor, Model,  # noqa: E402
                     ModelCheckpoint, TimeMonitor)
 from .train.serialization import (ckpt_to_safetensors, load_checkpoint,  # noqa: E402
@@ -51,6 +54,13 @@ from .train import (F1, MAE, MSE, ROC, Accuracy, BleuScore, Callback,  # noqa: E
 from .ops.functional_array.sparse import COOTensor, CSRTensor  # noqa: E402
 from .runtime_info import (get_level, get_log_config, run_check, set_deterministic,  # noqa: E402
                            set_device, synchronize)
+from .runtime_info import (get_current_device, launch_blocking,  # noqa: E402
+                           set_recursion_limit)
+from .runtime_memory import (empty_cache, max_memory_allocated, memory_allocated,  # noqa: E402
+                             memory_reserved, memory_stats, memory_summary,
+                             reset_max_memory_allocated, reset_peak_memory_stats)
+from .common.tensor import swap_tensors  # noqa: E402
+from .common.sparse_tensor import RowTensor, SparseTensor  # noqa: E402
 
 mstype = dtype
 
@@ -116,4 +126,23 @@ __all__ = [
     # the host device
     "run_check", "synchronize", "set_device", "set_deterministic", "get_level",
     "get_log_config", "COOTensor", "CSRTensor",
+    "get_current_device", "launch_blocking", "set_recursion_limit", "swap_tensors",
+    "RowTensor", "SparseTensor",  # 2.10's deprecated sparse containers
+    # the host memory pool's figures
+    "memory_allocated", "max_memory_allocated", "memory_reserved", "memory_stats",
+    "memory_summary", "reset_peak_memory_stats", "reset_max_memory_allocated", "empty_cache",
 ]
+
+# sporeling.insight's MindSpore-named tools, when that plugin is installed (imported on
+# first use: tensorboardX loads only then)
+_INSIGHT = ("Profiler", "SummaryRecord", "SummaryCollector")
+if _find_spec("sporeling.insight") is not None:
+    __all__ += list(_INSIGHT)
+
+
+def __getattr__(name):
+    if name in _INSIGHT and _find_spec("sporeling.insight") is not None:
+        import sporeling.insight as _insight
+        value = globals()[name] = getattr(_insight, name)
+        return value
+    raise AttributeError(f"module 'sporeling.ms' has no attribute {name!r}")

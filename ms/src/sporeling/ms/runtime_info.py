@@ -1,5 +1,6 @@
-"""``ms.run_check``, ``ms.synchronize``, ``ms.set_device``, ``ms.set_deterministic`` and the
-log settings (``get_level``, ``get_log_config``) on Sporeling's one host device."""
+"""``ms.run_check``, ``ms.synchronize``, ``ms.set_device``/``ms.get_current_device``,
+``ms.set_deterministic``, ``ms.launch_blocking``, ``ms.set_recursion_limit`` and the log
+settings (``get_level``, ``get_log_config``) on Sporeling's one host device."""
 from __future__ import annotations
 
 import os
@@ -7,7 +8,8 @@ import os
 import numpy as np
 
 __all__ = ["run_check", "synchronize", "set_device", "set_deterministic", "get_level",
-           "get_log_config"]
+           "get_log_config", "DeviceInfo", "get_current_device", "launch_blocking",
+           "set_recursion_limit"]
 
 
 def run_check() -> None:
@@ -36,6 +38,46 @@ def set_device(device_target, device_id=None) -> None:
     if device_id is not None:
         kwargs["device_id"] = device_id
     set_context(**kwargs)
+
+
+class DeviceInfo(tuple):
+    """``(device_target, device_id)``, also as attributes (MindSpore 2.10's)."""
+
+    def __new__(cls, device_target, device_id):
+        return super().__new__(cls, (device_target, device_id))
+
+    @property
+    def device_target(self) -> str:
+        return self[0]
+
+    @property
+    def device_id(self) -> int:
+        return self[1]
+
+
+def get_current_device() -> DeviceInfo:
+    """The device ``set_device`` (or ``set_context``) chose: ``("CPU", 0)`` by default."""
+    from .context import get_context
+    return DeviceInfo(get_context("device_target"), get_context("device_id"))
+
+
+def launch_blocking() -> None:
+    """Run ops synchronously, so an error points at the line that caused it (2.10:
+    ``set_context(pynative_synchronize=True)``). Every Sporeling op has finished when it
+    returns, so this only records the setting."""
+    from .context import set_context
+    set_context(pynative_synchronize=True)
+
+
+def set_recursion_limit(recursion_limit=1000) -> None:
+    """The deepest nesting of function calls a Graph-mode trace may reach
+    (``set_context(max_call_depth=...)``)."""
+    from .context import set_context
+    if isinstance(recursion_limit, bool) or not isinstance(recursion_limit, int) \
+            or recursion_limit <= 0:
+        raise ValueError(f"For 'set_recursion_limit', 'recursion_limit' must be a positive "
+                         f"int, but got {recursion_limit!r}.")
+    set_context(max_call_depth=recursion_limit)
 
 
 def set_deterministic(deterministic) -> None:

@@ -14,6 +14,11 @@ are op calls, so they differentiate and trace into ``ms.jit`` graphs like the fu
 * :data:`INPLACE` -- ``x.add_(y)``: the out-of-place method's result written into ``x``
   (its dtype kept), ``x`` returned; in a traced graph or while ``grad`` records, ``x`` is
   rebound to the result instead (functional), and a Parameter takes it with ``set_data``.
+* ``tensor_methods_linalg.LINALG`` -- ``qr``, ``triangular_solve`` (``ms.ops``' function
+  when the facade has one, else LAPACK on the values) and ``choose``;
+  ``tensor_methods_grad.GRAD`` -- ``register_hook``, ``hooks``; ``tensor_methods_host.HOST`` -- the data's
+  place and flags on the one host device (``device``, ``move_to``, ``data_ptr``, DLPack,
+  ``assign_value``, ``itemset``, ``resize``, ``random_``, ``const_arg``, ...).
 * :data:`EXTENDED` -- Sporeling's own methods that take MindSpore's ``dim``/``keepdim``
   keywords too (``x.sum(dim=1, keepdim=True)``); their positional forms are unchanged.
 
@@ -39,6 +44,11 @@ from sporeling.expression import Parameter, Tensor
 from .dtype import to_numpy
 from .tensor_method_adapters import (ADAPTED, EAGER_ONLY, INPLACE, INPLACE_ADAPTED, SUPERSETS,
                                      _ops, _strides, _tensor, _write)
+from .tensor_methods_host import (HOST, HOST_ATTRIBUTES, HOST_EAGER_ONLY, HOST_PROPERTIES,
+                                  HOST_STATIC)
+from .tensor_methods_grad import GRAD
+from .tensor_methods_linalg import LINALG, PreferOp
+from . import tensor_print
 
 __all__ = ["SAME", "RENAMED", "ADAPTED", "INPLACE", "INPLACE_ADAPTED", "EXTENDED",
            "PROPERTIES", "SETTABLE", "SUPERSETS", "EAGER_ONLY", "install", "installed"]
@@ -68,7 +78,9 @@ multinomial random_categorical nan_to_num renorm hardshrink diff cov mvlgamma nu
 is_complex is_floating_point
 approximate_equal unsorted_segment_max unsorted_segment_min unsorted_segment_prod
 reverse reverse_sequence repeat_interleave scatter_div scatter_max scatter_min scatter_mul
-scatter_sub inplace_update index_add cholesky cholesky_solve svd
+scatter_sub inplace_update index_add cholesky cholesky_solve svd unique_with_pad
+geqrf orgqr lstsq lu_solve cholesky_inverse nanquantile matrix_determinant
+log_matrix_determinant
 """.split()
 
 # --- MindSpore's method keywords -> the function's; positional arguments pass through -----
@@ -96,6 +108,7 @@ RENAMED: dict[str, tuple[str, dict[str, str]]] = {
     "float_power": ("float_power", {"other": "exponent"}),
     "approximate_equal": ("approximate_equal", {"other": "y"}),
     "true_divide": ("true_divide", {}),
+    "ormqr": ("ormqr", {"input2": "tau", "input3": "other"}),
 }
 
 
@@ -109,6 +122,7 @@ PROPERTIES = {  # (a 0-d or 1-d tensor is returned as is, conjugated for H/mH)
     "strides": lambda x: tuple(n * x.itemsize for n in _strides(x)),
     "mH": lambda x: _last_two_swapped(_ops().conj(x)),
     "H": lambda x: _last_two_swapped(_ops().conj(x)),
+    **HOST_PROPERTIES,  # device, const_arg
 }
 
 def _data_get(x):
@@ -172,7 +186,7 @@ def _from_fn(name, fn):
     def method(self, *args, **kwargs):
         return fn(self, *args, **kwargs)
     method.__doc__ = fn.__doc__ or f"MindSpore's ``Tensor.{name}``."
-    if name in EAGER_ONLY:
+    if name in EAGER_ONLY or name in HOST_EAGER_ONLY or getattr(fn, "__ms_eager_only__", False):
         method.__ms_eager_only__ = True
     return method
 
@@ -219,8 +233,8 @@ def install() -> None:
     for name, (fn_name, renames) in RENAMED.items():
         if hasattr(ops, fn_name):
             new[name] = _from_op(name, fn_name, _renamer(renames) if renames else None)
-    for name, fn in ADAPTED.items():
-        new[name] = _from_fn(name, fn)
+    for name, fn in {**ADAPTED, **LINALG, **HOST, **GRAD}.items():
+        new[name] = fn if isinstance(fn, PreferOp) else _from_fn(name, fn)
     for name, method in new.items():
         if not hasattr(Tensor, name):
             _set(name, method)
@@ -243,5 +257,15 @@ def install() -> None:
             _installed.append(name)
     for name, getter in PROPERTIES.items():
         if not hasattr(Tensor, name):
-            setattr(Tensor, name, property(getter, doc=f"MindSpore's ``Tensor.{name}``."))
+            setattr(Tensor, name, property(getter, doc=getter.__doc__ or
+                                           f"MindSpore's ``Tensor.{name}``."))
             _installed.append(name)
+    for name, value in HOST_ATTRIBUTES.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, value)
+            _installed.append(name)
+    for name, fn in HOST_STATIC.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, staticmethod(fn))
+            _installed.append(name)
+    tensor_print.install(Tensor)  # print(x) and repr(x) as MindSpore 2.10

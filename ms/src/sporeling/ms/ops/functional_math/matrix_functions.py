@@ -147,8 +147,18 @@ def lu_solve(b, LU_data, LU_pivots):  # noqa: N803
     row swaps (``ops.lu_factor``'s), batches broadcast (eager only)."""
     from scipy.linalg import lu_solve as _solve
     rhs = _float_matrices("ops.lu_solve", b, "b")
-    lu = as_numpy(LU_data).astype(rhs.dtype)
-    piv = as_numpy(LU_pivots).astype(np.int64) - 1
+    lu = _float_matrices("ops.lu_solve", LU_data, "LU_data").astype(rhs.dtype)
+    n = lu.shape[-1]
+    pivots = as_numpy(LU_pivots)
+    if lu.shape[-2] != n or rhs.shape[-2] != n or pivots.ndim < 1 or pivots.shape[-1] != n \
+            or pivots.dtype.kind not in "iu" or (pivots.size and (pivots.min() < 1 or
+                                                                  pivots.max() > n)):
+        raise SporelingError("bad LU factors", op="ops.lu_solve",
+                             expected="LU_data (..., n, n), b (..., n, k) and integer "
+                                      "LU_pivots (..., n) in [1, n]",
+                             got=f"LU_data {lu.shape}, b {rhs.shape}, LU_pivots "
+                                 f"{pivots.dtype} {pivots.shape}")
+    piv = pivots.astype(np.int64) - 1
     batch = np.broadcast_shapes(rhs.shape[:-2], lu.shape[:-2], piv.shape[:-1])
     rhs = np.broadcast_to(rhs, batch + rhs.shape[-2:])
     lu = np.broadcast_to(lu, batch + lu.shape[-2:])

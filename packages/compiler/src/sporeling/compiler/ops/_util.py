@@ -89,10 +89,17 @@ def promote(op: str, *args):
                                       for a in args))
     except DTypeError as exc:
         raise DTypeError(exc.detail, op=op, expected=exc.expected, got=exc.got) from None
+    except OverflowError:  # a Python int past 64 bits
+        raise ArgumentError("operand too large", op=op, expected="a number a 64-bit dtype "
+                            "holds", got=repr([a for a in args if type(a) is int])) from None
     out = []
     for a in args:
         if type(a) in _SCALARS or not is_array(a) or isinstance(a, np.generic):
-            out.append(np.asarray(a, dtype=target))
+            try:
+                out.append(np.asarray(a, dtype=target))
+            except OverflowError:
+                raise ArgumentError("operand too large for its dtype", op=op,
+                                    expected=f"a value {target} holds", got=repr(a)) from None
         elif a.dtype != target:
             from .dtype import cast
             out.append(cast(a, target))

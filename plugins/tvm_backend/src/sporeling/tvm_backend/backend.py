@@ -1,10 +1,11 @@
 """The ``tvm`` backend: TVM's generated loops for fused elementwise chains, on top of the
 CPU stack below it (oneDNN's kernels where that plugin is installed, NumPy's for the rest).
 
-It serves device target ``CPU`` above oneDNN's priority, so installing the plugin makes
-Graph mode's fused chains native code; PyNative runs no fused chains, so it runs exactly
-the kernels of the backend below. ``set_context(backend="onednn")`` (or ``"numpy"``) leaves
-it out; ``sporeling kernels --backend tvm`` lists who serves what.
+It serves device target ``CPU`` when chosen -- ``set_context(backend="tvm")``, ``sporeling
+train --backend tvm`` -- and not by default yet: a process's first compile pays ``import
+tvm`` and LLVM (seconds), over issue 21's cold-compile budgets. PyNative runs no fused
+chains, so there it runs exactly the kernels of the backend below; ``sporeling kernels
+--backend tvm`` lists who serves what.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ __all__ = ["TvmBackend"]
 
 class TvmBackend(StackedBackend):
     name = "tvm"
-    priority = 2  # above oneDNN's (1) and NumPy's (0)
+    priority = -1  # chosen by name; the default stays oneDNN's (1) or NumPy's (0)
     log_name = "sporeling.tvm"
 
     @property

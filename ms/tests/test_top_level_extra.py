@@ -1,6 +1,6 @@
 """Top-level names added for issue 22's coverage: the device and runtime settings with a
 meaning on the host (``get_current_device``, ``launch_blocking``, ``set_recursion_limit``),
-the memory pool's figures, ``swap_tensors``, and sporeling.insight's ``Profiler``/
+the memory pool's figures, ``swap_tensors``, and (tests/test_ms_insight.py) sporeling.insight's ``Profiler``/
 ``SummaryRecord``/``SummaryCollector``."""
 import numpy as np
 import pytest
@@ -89,16 +89,6 @@ def test_swap_tensors_swaps_parameter_names_and_refuses_mixed_classes():
     assert (p.name, p.tolist(), q.name, q.tolist()) == ("q", [2.0], "p", [1.0])
     with pytest.raises(SporelingError, match="same class"):
         ms.swap_tensors(p, ms.Tensor([3.0]))
-
-
-def test_insight_tools_are_the_plugin_s(tmp_path):
-    pytest.importorskip("sporeling.insight")
-    import sporeling.insight as insight
-    for name in ("Profiler", "SummaryRecord", "SummaryCollector"):
-        assert name in ms.__all__ and getattr(ms, name) is getattr(insight, name)
-    with ms.Profiler(output_path=str(tmp_path)) as prof:
-        (ms.Tensor(np.ones((8, 8), np.float32)) * 2).sum()
-    assert prof.op_table()
 
 
 def test_deprecated_sparse_containers_match_the_2_10_examples():

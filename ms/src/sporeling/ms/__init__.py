@@ -9,7 +9,6 @@ Everything calls ``sporeling.expression`` (and ``sporeling.data``/``sporeling.am
 facade adapts names and signatures only.
 """
 from importlib.metadata import PackageNotFoundError, version as _version
-from importlib.util import find_spec as _find_spec
 
 from sporeling.core import get_seed, set_seed
 from sporeling.expression import Parameter, ParameterTuple, Tensor, no_grad
@@ -40,6 +39,7 @@ from .train import (BackupAndRestore, CheckpointConfig, LossMonitor, Model,  # n
 from .train.serialization import (ckpt_to_safetensors, load_checkpoint,  # noqa: E402
                                   load_param_into_net, safetensors_to_ckpt, save_checkpoint)
 from .mindir import export, load, load_mindir, save_mindir  # noqa: E402  MindIR files
+from .train import FlopsUtilizationCollector  # noqa: E402
 from .train import (F1, MAE, MSE, ROC, Accuracy, BleuScore, Callback,  # noqa: E402
                     ConfusionMatrix, ConfusionMatrixMetric, CosineSimilarity, DatasetHelper,
                     Dice, DynamicLossScaleManager, EarlyStopping, Fbeta, FixedLossScaleManager,
@@ -61,6 +61,8 @@ from .runtime_memory import (empty_cache, max_memory_allocated, memory_allocated
                              reset_max_memory_allocated, reset_peak_memory_stats)
 from .common.tensor import swap_tensors  # noqa: E402
 from .common.sparse_tensor import RowTensor, SparseTensor  # noqa: E402
+from .common.dtype import QuantDtype  # noqa: E402
+from .segmented_checkpoints import load_segmented_checkpoints  # noqa: E402
 
 mstype = dtype
 
@@ -123,6 +125,7 @@ __all__ = [
     "FixedLossScaleManager", "DynamicLossScaleManager", "build_train_network",
     "DatasetHelper", "connect_network_with_dataset", "data_sink", "load_checkpoint_async",
     "async_ckpt_thread_status", "merge_sliced_parameter",
+    "FlopsUtilizationCollector",
     # the host device
     "run_check", "synchronize", "set_device", "set_deterministic", "get_level",
     "get_log_config", "COOTensor", "CSRTensor",
@@ -131,18 +134,10 @@ __all__ = [
     # the host memory pool's figures
     "memory_allocated", "max_memory_allocated", "memory_reserved", "memory_stats",
     "memory_summary", "reset_peak_memory_stats", "reset_max_memory_allocated", "empty_cache",
+    "QuantDtype", "load_segmented_checkpoints",
 ]
 
-# sporeling.insight's MindSpore-named tools, when that plugin is installed (imported on
-# first use: tensorboardX loads only then)
-_INSIGHT = ("Profiler", "SummaryRecord", "SummaryCollector")
-if _find_spec("sporeling.insight") is not None:
-    __all__ += list(_INSIGHT)
-
-
-def __getattr__(name):
-    if name in _INSIGHT and _find_spec("sporeling.insight") is not None:
-        import sporeling.insight as _insight
-        value = globals()[name] = getattr(_insight, name)
-        return value
-    raise AttributeError(f"module 'sporeling.ms' has no attribute {name!r}")
+from .common.insight import insight_names  # noqa: E402
+# sporeling.insight's tools, where that plugin is installed (imported on first use)
+__getattr__ = insight_names("sporeling.ms", ("Profiler", "SummaryRecord", "SummaryCollector"),
+                            globals())

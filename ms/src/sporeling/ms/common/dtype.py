@@ -7,6 +7,7 @@ its ``dtype`` attribute. ``to_numpy`` is the one conversion point A and B's ops 
 """
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16", "float32",
     "float64", "half", "single", "double", "float_", "int_", "byte", "ubyte", "short", "intc",
     "intp", "long", "number_type", "int_type",
-    "uint_type", "float_type", "all_types",
+    "uint_type", "float_type", "all_types", "QuantDtype",
 ]
 
 
@@ -120,3 +121,18 @@ def pytype_to_dtype(obj: Any) -> Type:
     except (DTypeError, TypeError) as exc:
         raise DTypeError("pytype_to_dtype: unsupported type", expected="bool, int, float, "
                          "a NumPy type or a facade dtype", got=repr(obj)) from exc
+
+
+@enum.unique
+class QuantDtype(enum.Enum):
+    """MindSpore's quantization data types, ``INT1`` ... ``INT16`` and ``UINT1`` ...
+    ``UINT16``; ``value()`` is the int 2.10 serializes them as (``INT8.value() == 7``,
+    ``UINT16.value() == 115``). They describe a quantization scheme; no Tensor holds them."""
+    locals().update({f"INT{bits}": bits - 1 for bits in range(1, 17)})
+    locals().update({f"UINT{bits}": 99 + bits for bits in range(1, 17)})
+
+    def __str__(self) -> str:
+        return self.name
+
+    def value(self) -> int:  # 2.10 makes ``value`` a method, not Enum's property
+        return self._value_

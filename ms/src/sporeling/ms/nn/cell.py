@@ -10,6 +10,7 @@ from __future__ import annotations
 from sporeling.expression.nn import Cell as _SxCell
 
 from .cell_compat import CellCompatMixin
+from .cell_runtime import CellRuntimeMixin
 from .cell_state import CellStateMixin
 
 __all__ = ["Cell"]
@@ -30,9 +31,10 @@ class _CellMeta(type):
         return type.__subclasscheck__(cls, sub)
 
 
-class Cell(CellStateMixin, CellCompatMixin, _SxCell, metaclass=_CellMeta):
+class Cell(CellStateMixin, CellRuntimeMixin, CellCompatMixin, _SxCell, metaclass=_CellMeta):
     """MindSpore's ``nn.Cell`` (see :class:`sporeling.expression.nn.Cell` for the rest;
-    buffers and state dicts: ``cell_state.py``; bookkeeping members: ``cell_compat.py``).
+    buffers and state dicts: ``cell_state.py``; bookkeeping members: ``cell_compat.py``;
+    dtype, storage, offload/parallel switches and compile state: ``cell_runtime.py``).
 
     ``set_grad`` is recorded only: ``grad``/``value_and_grad`` differentiate what they are
     given, no flag is needed (MindSpore needs it to build the backward graph)."""
@@ -59,6 +61,8 @@ class Cell(CellStateMixin, CellCompatMixin, _SxCell, metaclass=_CellMeta):
         reuses it."""
         from sporeling.expression.graph.cell_call import cache_of
         cache_of(self).prepare(self._graph_root(), args, kwargs, (self.training,))
+        if not kwargs:  # what get_func_graph_proto serializes
+            self.__dict__["_compiled_inputs"] = args
 
     def compile_and_run(self, *args, **kwargs):
         """Compile (once per input signature) and run the graph, in either mode."""

@@ -9,11 +9,22 @@ from .functional_array import __all__ as _array_all
 from .primitives import *           # noqa: F401,F403  primitive classes, GradOperation
 from .primitives import __all__ as _prim_all
 from .multitype import HyperMap, Map, MultitypeFuncGraph
+from .reg_info import *             # noqa: F401,F403  op-registration builders, DataType
+from .reg_info import __all__ as _reg_all
+from .registries import ReduceOp, tensor_operator_registry, vm_impl_registry
+from .functional_array.collectives import P2POp
 
-__all__ = [*_math_all, *_array_all, *_prim_all, "HyperMap", "Map", "MultitypeFuncGraph"]
+__all__ = [*_math_all, *_array_all, *_prim_all, "HyperMap", "Map", "MultitypeFuncGraph",
+           *_reg_all, "P2POp", "ReduceOp", "tensor_operator_registry", "vm_impl_registry"]
 
 from ..common import tensor_methods as _tensor_methods  # noqa: E402
 
 _tensor_methods.install()  # MindSpore's Tensor methods, over these functions
 
 from . import composite, functional, operations, primitive  # noqa: E402,F401  MindSpore's module paths
+from . import array_ops, auto_generate, linalg_ops, signature  # noqa: E402,F401
+from .auto_generate import gen_ops_def, gen_ops_prim  # noqa: E402,F401
+from . import operations as P  # noqa: E402,N812  2.10's ``ops.P`` (``ops.functional``'s alias)
+
+__all__ += ["P", "array_ops", "auto_generate", "gen_ops_def", "gen_ops_prim", "linalg_ops",
+            "signature"]

@@ -1,6 +1,9 @@
 """``ms.train``: ``Model``, callbacks and metrics under MindSpore 2.x's names
 (``sporeling.expression.train``'s, with ``Model(amp_level=...)``); also importable from
-``ms.train.callback`` and ``ms.train.metrics`` as MindSpore scripts do."""
+``ms.train.callback`` and ``ms.train.metrics`` as MindSpore scripts do. ``export``/``load``
+(MindIR) and, with the insight plugin, ``SummaryRecord``/``SummaryCollector`` are the top
+level's, as in MindSpore 2.10."""
+
 from . import callback, metrics, serialization
 from .callback import (BackupAndRestore, Callback, CheckpointConfig, EarlyStopping, History,
                        LossMonitor, ModelCheckpoint, RunContext, TimeMonitor)
@@ -18,6 +21,8 @@ from .checkpoint_tools import (async_ckpt_thread_status, load_checkpoint_async,
 from ..amp import (DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager,
                    build_train_network)
 from .model import Model
+from .flops_collector import FlopsUtilizationCollector
+from ..mindir import export, load
 from .serialization import (ckpt_to_safetensors, load_checkpoint, load_param_into_net,
                             safetensors_to_ckpt, save_checkpoint)
 
@@ -34,4 +39,8 @@ __all__ = ["Model", "callback", "metrics", "Callback", "RunContext", "LossMonito
            "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager",
            "build_train_network", "DatasetHelper", "connect_network_with_dataset",
            "data_sink", "load_checkpoint_async", "async_ckpt_thread_status",
-           "merge_sliced_parameter"]
+           "merge_sliced_parameter", "export", "load", "FlopsUtilizationCollector"]
+
+from ..common.insight import insight_names  # noqa: E402
+# sporeling.insight's tools, where that plugin is installed (imported on first use)
+__getattr__ = insight_names("sporeling.ms.train", ("SummaryRecord", "SummaryCollector"), globals())

@@ -18,11 +18,11 @@ import collections
 
 import numpy as np
 
-from sporeling.core.errors import SporelingError
+from sporeling.core.errors import ArgumentError, SporelingError
 from sporeling.ms import communication as _comm
 from sporeling.ms.common.tensor_method_adapters import _write
 
-from ._common import Tensor, ops, tensor
+from ._common import Tensor, ops, tensor, to_numpy
 
 __all__ = ["init_process_group", "destroy_process_group", "is_available", "is_initialized",
            "get_rank", "get_world_size", "get_backend", "new_group", "get_global_rank",
@@ -408,6 +408,32 @@ def recv_object_list(object_list, src=None, group=None, device=None):
                              expected="a send_object_list first", got="an empty mailbox")
     object_list[:] = box.popleft()[:len(object_list)]
     return 0
+
+
+class P2POp:
+    """One point-to-point operation for :func:`batch_isend_irecv`: ``op`` (``"isend"``,
+    ``"irecv"`` or those functions), the ``tensor`` to send or receive into (for ``irecv``
+    also a shape tuple with ``recv_dtype``: a zero tensor of that shape is received into),
+    ``peer``, ``group`` and ``tag``."""
+
+    def __init__(self, op, tensor, peer, group=None, tag=0, *, recv_dtype=None):
+        name = op if isinstance(op, str) else getattr(op, "__name__", None)
+        if name not in ("isend", "irecv"):
+            raise ArgumentError("P2POp: op must be isend or irecv", op="ops.P2POp",
+                                expected='"isend", "irecv", ops.isend or ops.irecv',
+                                got=repr(op))
+        if isinstance(tensor, tuple):
+            if name != "irecv" or recv_dtype is None:
+                raise ArgumentError("P2POp: a shape tuple needs op irecv and recv_dtype",
+                                    op="ops.P2POp", expected="irecv with recv_dtype=",
+                                    got=f"{name}, recv_dtype={recv_dtype!r}")
+            tensor = Tensor(np.zeros(tensor, to_numpy(recv_dtype)))
+        elif not isinstance(tensor, Tensor):
+            raise ArgumentError("P2POp: tensor must be a Tensor", op="ops.P2POp",
+                                expected="a Tensor (or a shape tuple for irecv)",
+                                got=type(tensor).__name__)
+        self.op, self.tensor, self.peer, self.group, self.tag = op, tensor, peer, group, tag
+        self.recv_dtype = recv_dtype
 
 
 def batch_isend_irecv(p2p_op_list):

@@ -106,10 +106,15 @@ def add_flags(fn=None, **flags):
 
 
 def get_vm_impl_fn(prim):
-    """The Python implementation of a primitive instance: its call."""
+    """The Python implementation of a primitive instance: the getter registered for its name
+    in ``ops.vm_impl_registry`` applied to it, else its call."""
+    from ..registries import vm_impl_registry
     if not callable(prim):
         raise SporelingError("needs a primitive instance", op="ops.get_vm_impl_fn",
                              expected="a callable Primitive", got=type(prim).__name__)
+    getter = vm_impl_registry.get(prim)
+    if getter is not None:
+        return getter(prim)
     return prim.__call__ if hasattr(prim, "attrs") else prim
 
 

@@ -7,6 +7,7 @@ from . import (array_classes, array_table, grad, math_classes, math_table, misc_
 from .array_classes import *  # noqa: F401,F403
 from .array_table import *  # noqa: F401,F403
 from .base import Primitive
+from .custom import Custom
 from .grad import GradOperation
 from .hook import HookBackward
 from .math_classes import *  # noqa: F401,F403
@@ -16,6 +17,6 @@ from .nn_classes import *  # noqa: F401,F403
 from .nn_table import *  # noqa: F401,F403
 from .optim_table import *  # noqa: F401,F403
 
-__all__ = ["Primitive", "GradOperation", "HookBackward", *math_classes.__all__,
+__all__ = ["Primitive", "GradOperation", "HookBackward", "Custom", *math_classes.__all__,
            *nn_classes.__all__, *array_classes.__all__, *math_table.__all__,
            *array_table.__all__, *nn_table.__all__, *optim_table.__all__, *misc_table.__all__]

@@ -93,28 +93,16 @@ class Vocab(_text.Vocab):
         return [one(i) for i in np.asarray(ids).reshape(-1).tolist()]
 
 
-class Lookup(TextTransform):
+class Lookup(TextTransform, _text.Lookup):
     """Tokens to ids of ``vocab`` (``data_type``, int32 by default); unknown tokens map to
-    ``unknown_token``'s id, or are an error when it is None."""
+    ``unknown_token``'s id, or are an error when it is None (sporeling.data's, taking
+    MindSpore's dtypes and any string input)."""
 
     def __init__(self, vocab, unknown_token=None, data_type=np.int32):
-        self.vocab, self.dtype = vocab, np.dtype(to_numpy(data_type))
-        self.unknown = None
-        if unknown_token is not None:
-            self.unknown = vocab.tokens_to_ids(unknown_token)
-            if self.unknown < 0:
-                raise DataError("unknown_token is not in the vocabulary", op="Lookup",
-                                expected="a token of the vocab", got=repr(unknown_token))
+        _text.Lookup.__init__(self, vocab, unknown_token, to_numpy(data_type))
 
     def __call__(self, tokens):
-        a = as_strings(tokens, "Lookup")
-        table = self.vocab._ids
-        ids = [table.get(t, self.unknown) for t in a.reshape(-1).tolist()]
-        if None in ids:
-            missing = sorted({t for t, i in zip(a.reshape(-1).tolist(), ids) if i is None})
-            raise DataError("tokens not in the vocabulary", op="Lookup",
-                            expected="known tokens, or unknown_token=...", got=missing[:5])
-        return np.asarray(ids, self.dtype).reshape(a.shape)
+        return _text.Lookup.__call__(self, as_strings(tokens, "Lookup"))
 
 
 class Vectors:

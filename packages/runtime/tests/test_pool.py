@@ -189,3 +189,22 @@ def test_a_negative_shape_is_refused_and_the_pool_stays_whole(shape):
     del keep
     arrays = [pool.allocate((32,), np.float32) for _ in range(8)]
     assert len({a.ctypes.data for a in arrays}) == 8
+
+
+def test_an_owner_numpy_copied_dies_quietly(recwarn):
+    """copy.copy of a buffer's owner makes an owner with no extent: its __del__ must not
+    raise (it printed "Exception ignored ... no attribute 'extent'")."""
+    import copy
+    import gc
+    import sys
+    pool = MemoryPool(block_size="1MB")
+    a = pool.allocate((4,), np.float32)
+    errors = []
+    hook, sys.unraisablehook = sys.unraisablehook, errors.append
+    try:
+        c = copy.copy(owner_of(a))
+        del c
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert errors == [] and pool.stats().in_use == 64

@@ -53,7 +53,10 @@ class BufferOwner(np.ndarray):
         self.pool._release_owner(self)
 
     def __del__(self) -> None:
-        extent = self.extent
+        try:
+            extent = self.extent
+        except AttributeError:  # an owner NumPy made (a copy, a view cast to this class)
+            return
         if extent is not None:
             self.extent = None
             pool = self.pool

@@ -23,21 +23,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def distributions() -> dict[str, tuple[Path, list[str]]]:
-    """Every distribution in the repository: name -> (folder, declared dependencies)."""
+def _names(requirements) -> list[str]:
+    return [re.split(r"[\s<>=!~;\[]", d, maxsplit=1)[0] for d in requirements]
+
+
+def distributions() -> dict[str, tuple[Path, list[str], list[str]]]:
+    """Every distribution in the repository: name -> (folder, declared dependencies, its
+    [test] extra)."""
     found = {}
     for pyproject in ROOT.glob("**/pyproject.toml"):
         if any(part.startswith(".") for part in pyproject.relative_to(ROOT).parts):
             continue
         project = tomllib.loads(pyproject.read_text())["project"]
-        deps = [re.split(r"[\s<>=!~;\[]", d, maxsplit=1)[0] for d in project.get("dependencies", [])]
-        found[project["name"]] = (pyproject.parent, deps)
+        test = project.get("optional-dependencies", {}).get("test", [])
+        found[project["name"]] = (pyproject.parent, _names(project.get("dependencies", [])),
+                                  _names(test))
     return found
 
 
 def closure(name: str, dists: dict) -> list[str]:
-    """``name`` and, recursively, the Sporeling distributions it declares."""
-    order, todo = [], [name]
+    """``name`` and, recursively, the Sporeling distributions it declares (its own [test]
+    extra's included: they come from this repository, never from an index)."""
+    extra = [d for d in dists[name][2] if d.startswith("sporeling-")] if name in dists else []
+    order, todo = [], [name] + extra
     while todo:
         current = todo.pop()
         if current in order:

@@ -307,12 +307,13 @@ def test_virtual_dataset_cell_triple_and_reducers():
     triple = nn.VirtualDatasetCellTriple(lambda a, b, c: a * b + c)
     close(triple(t(x), t(x), t(x)), x * x + x, rtol=1e-6)
     params = _SquaredLoss().trainable_params()
-    g = (t(x),)
-    close(nn.DistributedGradReducer(params)(g)[0], x)                  # one rank, no mean
-    close(nn.DistributedGradReducer(params, mean=True, degree=4)(g)[0], x / 4, rtol=1e-6)
+    w = RNG.normal(size=params[0].shape).astype(np.float32)  # a gradient of the parameter's shape
+    g = (t(w),)
+    close(nn.DistributedGradReducer(params)(g)[0], w)                  # one rank, no mean
+    close(nn.DistributedGradReducer(params, mean=True, degree=4)(g)[0], w / 4, rtol=1e-6)
     reducer = nn.PipelineGradReducer(params, scale_sense=8.0)
-    close(reducer(g)[0], x / 8, rtol=1e-6)
-    close(nn.PipelineGradReducer(params)(g)[0], x)
+    close(reducer(g)[0], w / 8, rtol=1e-6)
+    close(nn.PipelineGradReducer(params)(g)[0], w)
 
 
 def test_distributed_grad_reducer_after_communication_init():

@@ -100,6 +100,10 @@ class MpiCommunicator(Communicator):
         req = self.mpi_comm.Iallreduce(send, out, op=self._mpi_op(op))
         return self._handle("all_reduce", req, lambda: out, (buf, out))
 
+    def _all_reduce_now(self, buf, op, out):
+        send = _mpi().IN_PLACE if np.shares_memory(buf, out) else buf
+        self.mpi_comm.Allreduce(send, out, op=self._mpi_op(op))
+
     def _start_all_gather(self, buf):
         out = self.empty((self.size,) + buf.shape, buf.dtype)
         req = self.mpi_comm.Iallgather(_bytes(buf), _bytes(out))

@@ -36,37 +36,35 @@ def compile_chains(chains) -> None:
     """Compile every ``(expr, input specs)`` of ``chains`` not compiled yet, in one module
     (loaded from the disk cache when a previous process compiled the same set)."""
     with _LOCK:
-        todo = list(dict.fromkeys(c for c in chains if c not in _COMPILED))
-        functions = {}
-        for k, (expr, specs) in enumerate(todo):
+        generated = {}  # chain -> its TensorIR function
+        for chain in dict.fromkeys(c for c in chains if c not in _COMPILED):
             try:
-                functions[f"chain{k}"] = prim_func(expr, specs)["main"]
+                generated[chain] = prim_func(*chain)["main"]
             except Unsupported as why:
-                _COMPILED[(expr, specs)] = None
+                _COMPILED[chain] = None
                 _say_once(("unsupported", str(why)), "fused chain not generated (%s): the "
                           "provider below runs it", why)
-        if not functions:
-            return
-        chains = [todo[int(name[5:])] for name in functions]
-        try:
-            library = cache.load_or_build(chains, lambda: _build(functions))
-        except Exception as error:  # TVM failing on one chain: compile them one by one
-            if len(functions) == 1:
-                (chain,) = chains
-                _COMPILED[chain] = None
-                log.warning("TVM could not compile a fused chain (%s): the provider below "
-                            "runs it", error)
-                return
-            library = None
-        for name, chain in zip(functions, chains):
-            if library is None:
-                _LOCK.release()
-                try:
-                    compile_chains([chain])
-                finally:
-                    _LOCK.acquire()
-            else:
-                _COMPILED[chain] = library[name]
+        if generated and not _load(generated):
+            for chain, function in generated.items():  # TVM failed on one: find which
+                if not _load({chain: function}):
+                    _COMPILED[chain] = None
+                    log.warning("TVM could not compile a fused chain: the provider below "
+                                "runs it")
+
+
+def _load(generated: dict) -> bool:
+    """Compile (or load from the disk cache) ``generated`` as one module into _COMPILED;
+    whether TVM managed."""
+    names = {f"chain{k}": chain for k, chain in enumerate(generated)}
+    try:
+        library = cache.load_or_build(list(generated), lambda: _build(
+            {name: generated[chain] for name, chain in names.items()}))
+    except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
+        log.info("TVM failed on a module of %d chains (%s)", len(generated), error)
+        return False
+    for name, chain in names.items():
+        _COMPILED[chain] = library[name]
+    return True
 
 
 def _build(functions):

@@ -16,10 +16,11 @@ from ..plan import cached_plan
 from . import conv, normalization
 from ._serve import FLOAT32, contiguous, log, output
 
-__all__ = ["onednn_reorder", "onednn_blocked"]
+__all__ = ["onednn_reorder", "onednn_blocked", "numpy_reorder"]
 
 
-def _numpy_reorder(x, block, to):
+def numpy_reorder(x, block, to):
+    """``x`` into the channel-blocked array (``to="blocked"``, a view) or back (a copy)."""
     if to == "blocked":
         n, c, h, w = x.shape
         return x.reshape(n, c // block, block, h, w).transpose(0, 1, 3, 4, 2)
@@ -33,7 +34,7 @@ def onednn_reorder(backend, x, out=None, *, block, to):
     shape = blocked_shape(x.shape, block) if to == "blocked" else logical_shape(x.shape, block)
     y = output(backend, out, shape, x.dtype)
     if x.dtype not in FLOAT32:
-        np.copyto(y, _numpy_reorder(x, block, to))
+        np.copyto(y, numpy_reorder(x, block, to))
         return y
     x = contiguous(x)
     logical = x.shape if to == "blocked" else shape
@@ -69,8 +70,8 @@ def onednn_blocked(backend, *inputs, out=None, op, params, blocks_in, blocks_out
         except OneDnnError as error:
             log.info("oneDNN refused blocked %s (%s): the plain kernel serves it", op,
                      error.status)
-    plain = [_numpy_reorder(x, b, "plain") if b else x for x, b in zip(inputs, blocks_in)]
+    plain = [numpy_reorder(x, b, "plain") if b else x for x, b in zip(inputs, blocks_in)]
     results = backend.kernel(op)(backend, *plain, **params)
     results = results if isinstance(results, tuple) else (results,)
-    return tuple(np.ascontiguousarray(_numpy_reorder(r, b, "blocked")) if b else r
+    return tuple(np.ascontiguousarray(numpy_reorder(r, b, "blocked")) if b else r
                  for r, b in zip(results, blocks_out))

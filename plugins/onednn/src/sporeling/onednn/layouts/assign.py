@@ -27,6 +27,7 @@ from sporeling.compiler.ir import Const, Equation, Graph, Var
 from sporeling.compiler.passes import Pass, PassContext, Rewriter
 from sporeling.core import get_context
 
+from ..kernels.blocked import numpy_reorder
 from .primitives import BLOCKED_OPS, onednn_blocked_p, onednn_reorder_p
 from .probe import block_size
 
@@ -39,6 +40,19 @@ _CHANNEL_AXES = (0, 2, 3)
 def _axes(axis, ndim: int) -> tuple:
     axis = range(ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
     return tuple(sorted(a % ndim for a in axis))
+
+
+def _operand_kind(operand: tuple, shape: tuple) -> str | None:
+    """How an elementwise op's operand of ``operand``'s shape reads a blocked output of
+    ``shape``: the same shape, per channel, a scalar, or None (not blockable)."""
+    if operand == shape:
+        return "same"
+    if len(operand) > 4:
+        return None
+    padded = (1,) * (4 - len(operand)) + operand
+    if padded == (1, shape[1], 1, 1):
+        return "channel"
+    return "scalar" if all(n == 1 for n in operand) else None
 
 
 class _Assignment:
@@ -66,9 +80,7 @@ class _Assignment:
         if v in self.is_blocked:
             return self.read(v)
         if isinstance(v, Const):  # blocked once, here
-            n, c, h, w = v.value.shape
-            return Const(np.ascontiguousarray(v.value.reshape(n, c // self.block, self.block, h, w)
-                                              .transpose(0, 1, 3, 4, 2)))
+            return Const(np.ascontiguousarray(numpy_reorder(v.value, self.block, "blocked")))
         return self._convert(v, "blocked", lambda x: self.rw.bind(
             onednn_reorder_p, x, block=self.block, to="blocked"))
 
@@ -143,18 +155,12 @@ class _Assignment:
         shape = tuple(eq.outputs[0].aval.shape)
         if not self.blockable(shape):
             return False
-        inputs = []
-        for v in eq.inputs:
-            operand = tuple(v.aval.shape)
-            padded = (1,) * (4 - len(operand)) + operand
-            if operand == shape:
-                inputs.append(self.blocked(v))
-            elif len(operand) <= 4 and padded == (1, shape[1], 1, 1):
-                inputs.append(self.per_channel(v, shape[1]))
-            elif len(operand) <= 4 and all(n == 1 for n in operand):
-                inputs.append(self.plain(v))
-            else:
-                return False  # nothing bound yet: conversions are memoised, so harmless
+        kinds = [_operand_kind(tuple(v.aval.shape), shape) for v in eq.inputs]
+        if None in kinds:
+            return False
+        convert = {"same": self.blocked, "scalar": self.plain,
+                   "channel": lambda v: self.per_channel(v, shape[1])}
+        inputs = [convert[kind](v) for v, kind in zip(eq.inputs, kinds)]
         self._set(eq.outputs[0], self.rw.bind(eq.prim, *inputs, **eq.params), True)
         return True
 

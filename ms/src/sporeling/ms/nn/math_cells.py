@@ -83,7 +83,10 @@ def lgamma(x):
     positive = _lgamma_positive(F.where(reflect, F.sub(1.0, z), z))  # >= 1/2 on both branches
     r = F.where(reflect, z, F.full_like(z, 0.5))            # sin(pi r) != 0 on both branches
     sin_pi = F.abs(F.sin(F.mul(F.sub(F.abs(r), F.floor(F.abs(r))), math.pi)))
-    reflected = F.sub(F.sub(math.log(math.pi), F.log(sin_pi)), positive)
+    # near 0, pi*r is subnormal and rounds coarsely: log|sin(pi r)| = log(pi) + log|r| there
+    tiny = F.less(F.abs(r), 1e-8)
+    log_sin_pi = F.where(tiny, F.add(F.log(F.abs(r)), math.log(math.pi)), F.log(sin_pi))
+    reflected = F.sub(F.sub(math.log(math.pi), log_sin_pi), positive)
     out = F.where(reflect, reflected, positive)
     return F.where(pole, F.full_like(out, math.inf), out)
 

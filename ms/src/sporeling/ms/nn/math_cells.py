@@ -1,11 +1,9 @@
 """MindSpore's math cells (``mindspore.nn.layer.math``): ``ReduceLogSumExp``, ``Range``,
 ``LGamma``, ``DiGamma``, ``IGamma``, ``LBeta``, ``MatMul``, ``Moments``, ``MatInverse``,
-``MatDet``. Each is a few ``ms.ops`` calls (differentiable, traceable); ``LGamma`` adds
-Euler's reflection to the facade's Stirling series for arguments below 1/2.
+``MatDet``. Each is a few ``ms.ops`` calls (differentiable, traceable).
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -14,7 +12,6 @@ from sporeling.expression import Tensor
 
 from .. import ops as F
 from ..common import dtype as mstype
-from ..ops.functional_math.gamma_functions import _lgamma_positive
 from .cell import Cell
 
 __all__ = ["ReduceLogSumExp", "Range", "LGamma", "DiGamma", "IGamma", "LBeta", "MatMul",
@@ -70,33 +67,12 @@ class Range(Cell):
         return self.result_tensor
 
 
-def lgamma(x):
-    """``log|Gamma(x)|`` for every real ``x``: the Stirling series for ``x >= 1/2``, Euler's
-    reflection ``log(pi) - log|sin(pi x)| - lgamma(1 - x)`` below; +inf at the poles
-    (0, -1, -2, ...) and at +-inf."""
-    infinite = F.isinf(x)
-    x_finite = F.where(infinite, F.ones_like(x), x)         # no inf - inf in either branch
-    frac = F.sub(F.abs(x_finite), F.floor(F.abs(x_finite)))
-    pole = F.logical_or(F.logical_and(F.less_equal(x, 0.0), F.equal(frac, 0.0)), infinite)
-    z = F.where(pole, F.ones_like(x), x)                     # poles computed at 1, replaced
-    reflect = F.less(z, 0.5)
-    positive = _lgamma_positive(F.where(reflect, F.sub(1.0, z), z))  # >= 1/2 on both branches
-    r = F.where(reflect, z, F.full_like(z, 0.5))            # sin(pi r) != 0 on both branches
-    sin_pi = F.abs(F.sin(F.mul(F.sub(F.abs(r), F.floor(F.abs(r))), math.pi)))
-    # near 0, pi*r is subnormal and rounds coarsely: log|sin(pi r)| = log(pi) + log|r| there
-    tiny = F.less(F.abs(r), 1e-8)
-    log_sin_pi = F.where(tiny, F.add(F.log(F.abs(r)), math.log(math.pi)), F.log(sin_pi))
-    reflected = F.sub(F.sub(math.log(math.pi), log_sin_pi), positive)
-    out = F.where(reflect, reflected, positive)
-    return F.where(pole, F.full_like(out, math.inf), out)
-
-
 class LGamma(Cell):
     """``log|Gamma(x)|`` elementwise (float16/float32 in MindSpore); +inf at non-positive
     integers and at +-inf."""
 
     def construct(self, x):
-        return lgamma(x)
+        return F.lgamma(x)
 
 
 class DiGamma(Cell):
@@ -117,7 +93,7 @@ class LBeta(Cell):
     """``log|B(x, y)| = lgamma(x) + lgamma(y) - lgamma(x + y)`` elementwise (broadcast)."""
 
     def construct(self, x, y):
-        return F.sub(F.add(lgamma(x), lgamma(y)), lgamma(F.add(x, y)))
+        return F.sub(F.add(F.lgamma(x), F.lgamma(y)), F.lgamma(F.add(x, y)))
 
 
 class MatMul(Cell):

@@ -5,8 +5,6 @@ names), and ``lgamma``/``zeta``. Each maps onto the facade's function with 2.10'
 names and defaults; the gradients come from those."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from sporeling.ms.common import eager_only
@@ -14,7 +12,7 @@ from sporeling.ms.common import eager_only
 from .comparison import ge, gt, isnan, le, lt
 from .creation import range as _range
 from .elementwise import add, diff, div, float_power, floor_div, floor_mod, mul, pow, sub
-from .gamma_functions import _lgamma_positive
+from .gamma_functions import lgamma_real
 from .linalg import baddbmm, einsum
 from .reduction import amax, amin, mean, sum as _sum
 from .random import random_poisson
@@ -94,17 +92,12 @@ def baddbmm_ext(input, batch1, batch2, *, beta=1, alpha=1):  # noqa: A002
 
 def lgamma(input):  # noqa: A002
     """``log |Gamma(input)|`` element-wise, differentiable (gradient: digamma); below 1/2 by
-    the reflection ``log(pi / |sin(pi x)|) - lgamma(1 - x)``; +inf at 0, -1, -2, ..."""
+    the reflection ``log(pi / |sin(pi x)|) - lgamma(1 - x)``; +inf at 0, -1, -2, ... and +-inf."""
     x = float_of(input)
     narrow = np.dtype(x.dtype).itemsize < 4  # float16/bfloat16: the series runs in float32
     if narrow:
         dtype, x = x.dtype, ops.cast(x, np.float32)
-    reflect = ops.less(x, 0.5)
-    z = ops.where(reflect, ops.sub(1.0, x), x)
-    positive = _lgamma_positive(z)
-    sin = ops.abs(ops.sin(ops.mul(x, math.pi)))
-    reflected = ops.sub(ops.sub(math.log(math.pi), ops.log(sin)), positive)
-    out = ops.where(reflect, reflected, positive)
+    out = lgamma_real(x)
     return result(ops.cast(out, dtype) if narrow else out)
 
 

@@ -1,7 +1,8 @@
-"""``digamma`` and ``mvlgamma`` composed from ``sx`` ops (differentiable, Graph-mode ready):
+"""``digamma``, ``lgamma`` and ``mvlgamma`` composed from ``sx`` ops (differentiable, Graph-mode ready):
 the argument is shifted up by the recurrences ``psi(x) = psi(x + 1) - 1/x`` and
 ``lgamma(x) = lgamma(x + 1) - log(x)`` until the asymptotic (Stirling) series is accurate to
-~1e-13, and ``digamma`` reflects ``x < 1/2`` with ``psi(1 - x) - pi / tan(pi x)``.
+~1e-13; below 1/2 ``digamma`` reflects with ``psi(1 - x) - pi / tan(pi x)`` and ``lgamma``
+with ``log(pi / |sin(pi x)|) - lgamma(1 - x)``.
 """
 from __future__ import annotations
 
@@ -82,3 +83,26 @@ def mvlgamma(input, p):
         term = _lgamma_positive(ops.sub(x, j / 2))
         out = term if out is None else ops.add(out, term)
     return result(ops.add(out, total))
+
+
+def lgamma_real(x):
+    """``log|Gamma(x)|`` of a float tensor for every real ``x``: +inf at the poles
+    (0, -1, -2, ...) and at +-inf, the reflection below 1/2."""
+    one = np.asarray(1.0, x.dtype)
+    infinite = ops.isinf(x)
+    x_finite = ops.where(infinite, one, x)                      # no inf - inf in either branch
+    frac = ops.sub(ops.abs(x_finite), ops.floor(ops.abs(x_finite)))
+    pole = ops.logical_or(ops.logical_and(ops.less_equal(x, 0.0), ops.equal(frac, 0.0)),
+                          infinite)
+    z = ops.where(pole, one, x)                                 # poles computed at 1, replaced
+    reflect = ops.less(z, 0.5)
+    positive = _lgamma_positive(ops.where(reflect, ops.sub(1.0, z), z))  # >= 1/2 both ways
+    r = ops.where(reflect, z, np.asarray(0.5, x.dtype))         # sin(pi r) != 0 both ways
+    sin_pi = ops.abs(ops.sin(ops.mul(ops.sub(ops.abs(r), ops.floor(ops.abs(r))), math.pi)))
+    # near 0, pi*r is subnormal and rounds coarsely: log|sin(pi r)| = log(pi) + log|r| there
+    tiny = ops.less(ops.abs(r), 1e-8)
+    log_sin_pi = ops.where(tiny, ops.add(ops.log(ops.abs(r)), math.log(math.pi)),
+                           ops.log(sin_pi))
+    out = ops.where(reflect, ops.sub(ops.sub(math.log(math.pi), log_sin_pi), positive),
+                    positive)
+    return ops.where(pole, np.asarray(math.inf, x.dtype), out)

@@ -56,6 +56,39 @@ def test_shared_values_and_outputs_are_not_absorbed():
     assert "exp" in fuse_elementwise(g, PassContext()).primitive_counts()
 
 
+def _shared_chain(x):
+    t = ops.tanh(ops.mul(x, 1.5))                 # read by two chains
+    e = ops.exp(ops.mul(t, x))                    # read by two chains
+    return ops.sum(ops.add(ops.mul(e, t), ops.sub(e, ops.sigmoid(x))))
+
+
+def test_a_backend_that_recomputes_gets_one_chain_per_output(monkeypatch):
+    from sporeling.compiler.passes import fusion
+    x = rng.random((3, 4)).astype(np.float32)
+    g = make_graph(value_and_grad(_shared_chain), x)
+    stored = fuse_elementwise(g, PassContext()).primitive_counts()
+    assert stored["fused_elementwise"] > 2        # NumPy's kernel: shared values stored
+    monkeypatch.setattr(fusion, "_recompute_rule", lambda: lambda name: True)
+    out = fuse_elementwise(g, PassContext())
+    counts = out.primitive_counts()
+    # the forward chain feeds sum (the value), the backward chain is the gradient
+    assert counts["fused_elementwise"] == 2, counts
+    for a, b in zip(evaluate(g, x), evaluate(out, x)):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+    # a value read at another size (broadcast) or by a non-fusible op is still stored
+    w = rng.random((4, 4)).astype(np.float32)
+
+    def f(x, b):
+        e, n = ops.exp(b), ops.neg(x)
+        return ops.add(ops.mul(e, x), ops.sub(x, e)), ops.add(ops.matmul(n, w), n)
+    g = make_graph(f, x, rng.random(4).astype(np.float32))
+    assert {"exp", "neg"} <= set(fuse_elementwise(g, PassContext()).primitive_counts())
+    # what the backend does not generate is not recomputed
+    monkeypatch.setattr(fusion, "_recompute_rule", lambda: lambda name: name != "tanh")
+    assert fuse_elementwise(make_graph(value_and_grad(_shared_chain), x), PassContext()
+                            ).primitive_counts()["fused_elementwise"] > 2
+
+
 def test_non_elementwise_equations_split_chains():
     w = rng.standard_normal((4, 4)).astype(np.float32)
     g = make_graph(lambda x: ops.relu(ops.add(ops.matmul(ops.exp(ops.neg(x)), w), 1.0)),

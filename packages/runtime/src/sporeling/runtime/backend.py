@@ -82,6 +82,13 @@ class Backend(abc.ABC):
         compiler plans buffers from it); ``opaque`` when undeclared."""
         return get_kernels().memory(self.name, primitive)
 
+    def recomputes_in_fusion(self, primitive: str) -> bool:
+        """Whether a fused chain on this backend may compute a ``primitive`` node twice
+        rather than store its value: true where chains are generated loops (a recomputed
+        node costs a few instructions in registers, a stored one a write, a read and often
+        a kernel call more); false for kernels that run node by node over whole arrays."""
+        return False
+
     def arena_view(self, arena: Any, offset: int, shape, dtype) -> Any:
         """A planned buffer of a compiled program: ``shape``/``dtype`` at byte ``offset``
         of ``arena`` (from ``allocate((n,), uint8)``). Host memory: a NumPy view; a device

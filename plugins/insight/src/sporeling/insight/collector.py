@@ -32,6 +32,7 @@ import re
 
 import numpy as np
 
+from sporeling.expression import structure_epoch
 from sporeling.expression.train.callbacks import Callback
 from sporeling.expression.train.callbacks._values import loss_value
 
@@ -166,6 +167,7 @@ class SummaryCollector(Callback):
         finally:
             for cell, mode in cells:
                 cell.__dict__["training"] = mode
+            structure_epoch.changed()
 
     def _collect_input(self, cb) -> None:
         from sporeling.expression.train.batches import as_inputs

@@ -26,6 +26,12 @@ class TvmBackend(StackedBackend):
         """oneDNN's stack where installed, else NumPy."""
         return "onednn" if "onednn" in get_backends() else "numpy"
 
+    def recomputes_in_fusion(self, primitive: str) -> bool:
+        """The nodes TVM generates are recomputed inside a chain's loop rather than stored
+        (the fusion pass then merges chains that share a value into one loop)."""
+        from .elementwise import EXPRESSIONS
+        return primitive in EXPRESSIONS
+
     def prepare_kernels(self, calls) -> None:
         """Compile, in one module, the fused chains of a program about to run: ``calls``
         are ``(primitive, params, input (shape, dtype) pairs)``, one per instruction."""

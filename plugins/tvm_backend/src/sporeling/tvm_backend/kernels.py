@@ -84,6 +84,7 @@ def _function(expr, specs):
 def forget() -> None:
     """Drop every compiled chain (tests)."""
     _COMPILED.clear()
+    _CALLS.clear()
 
 
 _SAID: set = set()
@@ -95,16 +96,56 @@ def _say_once(key, message, *args) -> None:
         log.info(message, *args)
 
 
+_CALLS: dict = {}  # id(expr) -> (expr, {input (shape, dtype)s: call}); expr kept alive
+
+
 def fused_elementwise(backend, *inputs, out=None, expr):
-    arrays = [x if isinstance(x, np.ndarray) and x.flags.c_contiguous
-              else np.ascontiguousarray(x) for x in inputs]
-    fn = _function(expr, tuple(_spec(a.shape, a.dtype) for a in arrays))
+    # The chain's call for these shapes, found without hashing the chain (a tuple's hash
+    # is not cached: hashing a 20-node chain on every call cost microseconds)
+    entry = _CALLS.get(id(expr))
+    if entry is None or entry[0] is not expr:
+        entry = _CALLS[id(expr)] = (expr, {})
+    try:
+        call = entry[1][tuple([(x.shape, x.dtype) for x in inputs])]
+    except (KeyError, AttributeError):
+        inputs = tuple(np.asarray(x) for x in inputs)
+        call = entry[1][tuple((x.shape, x.dtype) for x in inputs)] = _call(expr, inputs)
+    return call(backend, inputs, out)
+
+
+def _call(expr, inputs):
+    """``call(backend, inputs, out)`` for ``expr`` on inputs of these shapes and dtypes."""
+    specs = tuple(_spec(a.shape, a.dtype) for a in inputs)
+    fn = _function(expr, specs)
     if fn is None:
-        return backend.below_kernel("fused_elementwise")(backend, *inputs, out=out, expr=expr)
+        def below(backend, inputs, out):
+            return backend.below_kernel("fused_elementwise")(backend, *inputs, out=out,
+                                                             expr=expr)
+        return below
     shape, dtype = tuple(expr[-1][3]), np.dtype(expr[-1][4])
-    result = backend.allocate(shape, dtype) if out is None else out
-    target_array = result if result.flags.c_contiguous else np.empty(shape, dtype)
-    fn(*[a.reshape(1) if a.ndim == 0 else a for a in arrays], target_array)
-    if target_array is not result:
-        np.copyto(result, target_array)
-    return result
+    # TVM reads compact, writeable arrays only (DLPack): the positions that were not (a
+    # broadcast constant...) are copied on every call; 0-d inputs are declared as shape (1,)
+    fixed = [k for k, a in enumerate(inputs)
+             if a.ndim == 0 or not (a.flags.c_contiguous and a.flags.writeable)]
+
+    def run(backend, inputs, out):
+        result = backend.allocate(shape, dtype) if out is None else out
+        if fixed:
+            inputs = list(inputs)
+            for k in fixed:
+                inputs[k] = _compact(inputs[k])
+        try:
+            fn(*inputs, result)
+        except (ValueError, BufferError):  # another input or out= is strided or read-only
+            target = result if result.flags.c_contiguous else np.empty(shape, dtype)
+            fn(*map(_compact, inputs), target)
+            if target is not result:
+                np.copyto(result, target)
+        return result
+    return run
+
+
+def _compact(a):
+    if a.flags.c_contiguous and a.flags.writeable:
+        return a.reshape(1) if a.ndim == 0 else a
+    return np.array(a, order="C").reshape(a.shape or (1,))

@@ -27,6 +27,8 @@ def flatten(tree, is_leaf: Callable[[Any], bool] | None = None) -> tuple[list, A
 
 def unflatten(structure, leaves) -> Any:
     """The inverse of :func:`flatten`."""
+    if structure is None:  # one leaf (a compiled call's usual result)
+        return next(iter(leaves))
     it = iter(leaves)
 
     def build(node):

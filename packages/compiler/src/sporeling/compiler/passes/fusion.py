@@ -4,8 +4,15 @@ of one kernel and one fresh buffer per step.
 
 Which primitives may join is their ``fusible`` trait, declared where each is defined
 (``Primitive("exp", elementwise=True, fusible=True)``), plugins' primitives alike.
-A value joins its consumer's group only when that consumer is its only user and it is not a
+A value joins its consumer's group when that consumer is its only user and it is not a
 graph output -- otherwise it must exist in memory anyway. Groups of one stay as they are.
+
+On a backend whose chains are generated loops (``Backend.recomputes_in_fusion``: the TVM
+backend), a value read by several fusible consumers of its own size joins each of them
+instead -- computed again in each loop, never stored -- so a forward and backward of
+elementwise ops sharing values (``tanh`` and its gradient...) become one loop rather than
+one kernel per shared value; a chain stops taking in producers at
+:data:`_MAX_RECOMPUTED_GROUP` equations.
 
     >>> import numpy as np
     >>> from sporeling.compiler import ops
@@ -16,6 +23,8 @@ graph output -- otherwise it must exist in memory anyway. Groups of one stay as 
     {'fused_elementwise': 1}
 """
 from __future__ import annotations
+
+import math
 
 from ..ir import Const, Equation, Graph, Var
 from .base import Pass, PassContext
@@ -30,35 +39,81 @@ def fusible(eq: Equation) -> bool:
     return eq.prim.fusible
 
 
-def _groups(graph: Graph) -> dict[int, list[int]]:
-    """Root equation index -> indices of the equations it absorbs (itself included)."""
+_MAX_RECOMPUTED_GROUP = 64
+"""Equations (nodes) a chain may reach by absorbing recomputed producers."""
+
+
+def _size(v) -> int:
+    return math.prod(v.aval.shape)
+
+
+def _recomputable(graph: Graph, recomputes) -> set:
+    """The values a chain may compute again instead of reading: every reader is a fusible
+    equation with an output of the value's size (no value is recomputed per broadcast
+    element), the value is not a graph output, and ``recomputes`` (the backend's say, by
+    primitive) allows its producer."""
+    if recomputes is None:
+        return set()
+    readers: dict[Var, list[Equation]] = {}
+    for eq in graph.equations:
+        for v in dict.fromkeys(v for v in eq.inputs if isinstance(v, Var)):
+            readers.setdefault(v, []).append(eq)
+    outputs = {v for v in graph.outputs if isinstance(v, Var)}
+    shared = set()
+    for eq in graph.equations:
+        if not fusible(eq) or not _recomputed(eq, recomputes):
+            continue
+        v = eq.outputs[0]
+        users = readers.get(v, ())
+        if len(users) > 1 and v not in outputs and all(
+                fusible(u) and _size(u.outputs[0]) == _size(v) for u in users):
+            shared.add(v)
+    return shared
+
+
+def _recomputed(eq: Equation, recomputes) -> bool:
+    if eq.prim is fused_elementwise_p:
+        return all(recomputes(node[0]) for node in eq.params["expr"])
+    return recomputes(eq.prim.name)
+
+
+def _groups(graph: Graph, recomputes=None) -> tuple[dict[int, list[int]], set[int]]:
+    """``(groups, dropped)``: root equation index -> indices of the equations its chain
+    computes (itself included), and the equations no longer run on their own. A value with
+    one reader joins that reader's chain; a :func:`_recomputable` one joins every reader's
+    chain, and is still stored if some reader did not take it in."""
     uses = graph.use_counts()
-    open_group: dict[Var, list[int]] = {}  # a group's root output -> its members
+    shared = _recomputable(graph, recomputes)
+    open_group: dict[Var, list[int]] = {}  # a chain's root output -> its members
     groups: dict[int, list[int]] = {}
+    taken: dict[Var, int] = {}  # value -> how many of its reads a chain took in
     for i, eq in enumerate(graph.equations):
         if not fusible(eq):
             continue
-        members = [i]
+        members = {i}
         for v in dict.fromkeys(v for v in eq.inputs if isinstance(v, Var)):
             inner = open_group.get(v)
-            if inner is not None and uses[v] == 1:
-                members += inner
-                del open_group[v]
-                groups.pop(inner[-1], None)  # members are sorted: the last is its root
-        members.sort()
-        open_group[eq.outputs[0]] = members
-        groups[i] = members
-    return {root: m for root, m in groups.items() if len(m) > 1}
+            if inner is None or not (uses[v] == 1 or v in shared and
+                                     len(members.union(inner)) <= _MAX_RECOMPUTED_GROUP):
+                continue
+            members.update(inner)
+            taken[v] = taken.get(v, 0) + sum(1 for u in eq.inputs if u is v)
+        open_group[eq.outputs[0]] = groups[i] = sorted(members)
+    dropped = {i for i in groups if taken.get(graph.equations[i].outputs[0], 0) ==
+               uses.get(graph.equations[i].outputs[0], 0) > 0}
+    return {root: m for root, m in groups.items()
+            if len(m) > 1 and root not in dropped}, dropped
 
 
 def _flatten_member(eq: Equation, ref, node_of: dict, nodes: list) -> None:
     """Append ``eq``'s node(s) to ``nodes`` (a nested fused equation contributes its own)."""
     if eq.prim is fused_elementwise_p:
-        base = len(nodes)
+        moved = []  # its node j -> index in nodes (ref may add nodes in between)
         for name, refs, params, shape, dtype in eq.params["expr"]:
-            nodes.append((name, tuple(ref(eq.inputs[r[1]]) if r[0] == "in" else
-                                      ("node", base + r[1]) if r[0] == "node" else r
-                                      for r in refs), params, shape, dtype))
+            operands = tuple(ref(eq.inputs[r[1]]) if r[0] == "in" else
+                             ("node", moved[r[1]]) if r[0] == "node" else r for r in refs)
+            nodes.append((name, operands, params, shape, dtype))
+            moved.append(len(nodes) - 1)
     else:
         out = eq.outputs[0].aval
         nodes.append((eq.prim.name, tuple(ref(v) for v in eq.inputs),
@@ -76,6 +131,13 @@ def _fused_equation(eqs: list[Equation]) -> Equation:
             return ("node", node_of[v])
         if isinstance(v, Const) and v.value.ndim == 0:
             return ("const", v.value.item(), v.value.dtype)
+        if isinstance(v, Const) and v.value.size and not any(v.value.strides):
+            # a scalar broadcast (a gradient's ones): the scalar and a broadcast node, not
+            # an input array read (and copied: it is strided) on every call
+            value = v.value
+            nodes.append(("broadcast_to", (("const", value.reshape(-1)[0].item(), value.dtype),),
+                          (("shape", value.shape),), value.shape, value.dtype))
+            return ("node", len(nodes) - 1)
         if id(v) not in external:
             external[id(v)] = (len(external), v)
         return ("in", external[id(v)][0])
@@ -88,14 +150,22 @@ def _fused_equation(eqs: list[Equation]) -> Equation:
                     root.source)
 
 
+def _recompute_rule():
+    """The Graph-mode backend's ``recomputes_in_fusion`` (None: it recomputes nothing)."""
+    from sporeling.core import get_context
+    from sporeling.runtime import Backend, get_backend
+    backend = get_backend(get_context("device_target"))
+    overridden = type(backend).recomputes_in_fusion is not Backend.recomputes_in_fusion
+    return backend.recomputes_in_fusion if overridden else None
+
+
 def fuse_elementwise(graph: Graph, ctx: PassContext) -> Graph:
     """``graph`` with elementwise chains fused (inside sub-graphs too)."""
-    groups = _groups(graph)
-    absorbed = {i for members in groups.values() for i in members[:-1]}
+    groups, dropped = _groups(graph, _recompute_rule())
     equations: list[Equation] = []
-    changed = bool(groups)
+    changed = bool(groups or dropped)
     for i, eq in enumerate(graph.equations):
-        if i in absorbed:
+        if i in dropped:
             continue
         if i in groups:
             eq = _fused_equation([graph.equations[j] for j in groups[i]])

@@ -23,6 +23,7 @@ from sporeling.compiler.export import (MAX_GRAPH_BYTES, ExportError, bind_consta
                                        load_sir, prepare_for_export, save_sir)
 from sporeling.core import ArgumentError
 
+from .. import structure_epoch
 from ..graph.tracing import trace
 from ..nn import Cell
 from ..tensor.tensor import Tensor
@@ -48,6 +49,7 @@ def _inference(net):
     finally:
         for cell, mode in modes:
             cell.__dict__["training"] = mode
+        structure_epoch.changed()
 
 
 def _check_inputs(inputs: tuple) -> None:

@@ -28,6 +28,7 @@ from sporeling.compiler.core.stack import STACK
 from sporeling.core import ArgumentError, GRAPH_MODE, context_version, dtypes, get_context
 from sporeling.core.arguments import checked_init
 
+from ..structure_epoch import changed as _structure_changed
 from ..tensor import Parameter
 from ._argument_errors import call_error
 
@@ -94,6 +95,7 @@ class Cell:
         return params, self.__dict__["_cells"]
 
     def __setattr__(self, name: str, value) -> None:
+        _structure_changed()  # compiled graphs re-check their guards (see ..structure_epoch)
         if isinstance(value, Parameter):
             params, cells = self._registries()
             cells.pop(name, None)
@@ -119,6 +121,7 @@ class Cell:
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name: str) -> None:
+        _structure_changed()
         for table in (self.__dict__.get("_params", {}), self.__dict__.get("_cells", {})):
             table.pop(name, None)
         object.__delattr__(self, name)
@@ -218,6 +221,7 @@ class Cell:
         """Training (True) or inference mode for this cell and all descendants."""
         for _, cell in self.cells_and_names():
             cell.__dict__["training"] = bool(mode)
+        _structure_changed()
         return self
 
     def to_float(self, dst_type) -> "Cell":

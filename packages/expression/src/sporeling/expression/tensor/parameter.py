@@ -20,6 +20,7 @@ from sporeling.core import SporelingError
 from sporeling.compiler.core import eager
 from sporeling.compiler.core.stack import Layer, innermost, pushed
 
+from ..structure_epoch import changed as _structure_changed
 from .tensor import Tensor, _as_array, _traced, dtype_name
 
 __all__ = ["Parameter", "ParameterTuple", "live_parameters", "lifted"]
@@ -76,7 +77,14 @@ def _set_data(param, value) -> None:
         if lift is not None and id(param) in lift.values:
             lift.values[id(param)] = value
             return
+    try:
+        old = _SLOT.__get__(param)
+    except AttributeError:  # the first assignment
+        old = None
     _SLOT.__set__(param, value)
+    if getattr(old, "shape", None) != getattr(value, "shape", None) or \
+            getattr(old, "dtype", None) != getattr(value, "dtype", None):
+        _structure_changed()  # compiled graphs traced it with the old shape (..structure_epoch)
 
 
 class Parameter(Tensor):

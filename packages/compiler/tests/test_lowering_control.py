@@ -6,7 +6,7 @@ import pytest
 from sporeling.compiler import ops
 from sporeling.compiler.core import Aval, MissingRuleError, Primitive
 from sporeling.compiler.ir import evaluate, make_graph
-from sporeling.compiler.lowering import lower, register_lowering
+from sporeling.compiler.lowering import lower
 from sporeling.compiler.ops.control import cond, fori_loop, scan, while_loop
 from sporeling.compiler.pipeline import compile_graph
 
@@ -87,7 +87,7 @@ twice = Primitive("lowering_test_twice")
 twice.def_abstract_eval(lambda x, *, body: Aval(x.shape, x.dtype))
 
 
-@register_lowering("lowering_test_twice")
+@twice.def_lowering
 def _twice(eq, lower_sub):
     run = lower_sub(eq.params["body"])
 

@@ -1,4 +1,6 @@
-"""Gradient checks for primitive and plugin authors: finite differences in float64.
+"""Checks for primitive, plugin and backend authors: gradients by finite differences in
+float64 (:func:`check_grads`), and a backend with the core set's kernels only
+(:func:`core_only_backend`: does a model run where only the core set is implemented?).
 
     >>> import numpy as np
     >>> from sporeling.compiler import ops
@@ -6,15 +8,50 @@
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+import contextlib
+import types
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from sporeling.core import SporelingError, dtypes
+from sporeling.core import PluginHost, SporelingError, dtypes, impl, set_plugin_host
 
 from .autodiff import vjp
+from .core.core_set import CORE_PRIMITIVES
 
-__all__ = ["check_grads", "GradientCheckError"]
+__all__ = ["check_grads", "GradientCheckError", "core_only_backend"]
+
+
+@contextlib.contextmanager
+def core_only_backend(name: str = "core_only", device_target: str = "CORE_ONLY") -> Iterator:
+    """Inside the block, a backend ``name`` (device target ``device_target``) with NumPy's
+    kernels for the core set only (:data:`~.core.core_set.CORE_PRIMITIVES`) is installed
+    beside every other plugin; yields it. Lowering for it decomposes everything else, as
+    for a new backend that implements just the core set."""
+    from sporeling.runtime import NumpyBackend, get_backend
+    from sporeling.runtime.kernels import NUMPY_KERNEL_MEMORY, NUMPY_KERNELS
+
+    backend_class = type("CoreOnlyBackend", (NumpyBackend,),
+                         {"name": name, "device_target": device_target})
+    plugin = types.ModuleType(f"{name}_plugin")
+
+    def sporeling_add_backends(backends):
+        backends.add(name, backend_class)
+
+    def sporeling_add_kernels(kernels):
+        for primitive in CORE_PRIMITIVES:
+            kernels.add_kernel(name, primitive, NUMPY_KERNELS[primitive],
+                               memory=NUMPY_KERNEL_MEMORY[primitive])
+
+    for hook in (sporeling_add_backends, sporeling_add_kernels):
+        setattr(plugin, hook.__name__, impl(hook))
+    host = PluginHost()
+    host.add_plugins([(name, f"{name}-testing", "0", plugin)])
+    old = set_plugin_host(host)
+    try:
+        yield get_backend(name)
+    finally:
+        set_plugin_host(old)
 
 
 class GradientCheckError(SporelingError, AssertionError):

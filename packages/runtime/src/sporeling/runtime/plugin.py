@@ -5,8 +5,7 @@ from __future__ import annotations
 from sporeling.core import impl
 
 from . import hookspecs
-from .kernels import NUMPY_KERNELS
-from .kernels.memory import NUMPY_MEMORY
+from .kernels import NUMPY_KERNELS, NUMPY_KERNEL_MEMORY
 from .memory.options import add_memory_options
 from .backend import check_backend_name, check_device_target
 from .numpy_backend import NumpyBackend
@@ -38,7 +37,7 @@ def sporeling_add_backends(backends) -> None:
 def sporeling_add_kernels(kernels) -> None:
     for primitive, fn in NUMPY_KERNELS.items():
         kernels.add_kernel(NumpyBackend.name, primitive, fn,
-                           memory=NUMPY_MEMORY.get(primitive))
+                           memory=NUMPY_KERNEL_MEMORY[primitive])
 
 
 @impl

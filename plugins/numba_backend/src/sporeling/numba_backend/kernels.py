@@ -5,7 +5,7 @@ the same in-place positions), which the conformance suite checks.
 """
 from __future__ import annotations
 
-from sporeling.runtime.kernels.memory import NUMPY_MEMORY
+from sporeling.runtime.kernels import NUMPY_KERNEL_MEMORY
 
 from . import fused, nn
 
@@ -19,5 +19,5 @@ _KERNELS = {
     "max_pool2d_scatter": nn.max_pool2d_scatter,
 }
 
-NUMBA_KERNELS: dict[str, tuple] = {name: (fn, NUMPY_MEMORY[name])
+NUMBA_KERNELS: dict[str, tuple] = {name: (fn, NUMPY_KERNEL_MEMORY[name])
                                    for name, fn in _KERNELS.items()}

@@ -2,10 +2,12 @@
 
 A primitive has a name, an abstract-evaluation rule (shapes and dtypes in, shapes and dtypes
 out, raising ``ShapeError``/``DTypeError`` that name the primitive), a backward rule written
-with the functional ops, optionally a batching rule; kernels live per backend in
-``sporeling.runtime``, keyed by the primitive's name. :func:`bind` hands a primitive and
-its operands to whichever interpreter owns the operands (eager NumPy, PyNative recording,
-graph tracing), so one backward rule serves every mode.
+with the functional ops, optionally batching and sharding rules, and how it lowers when a
+backend has no kernel for it (a lowering rule, a Python ``impl``, or a decomposition into
+other primitives); kernels live per backend in ``sporeling.runtime``, keyed by the
+primitive's name. :func:`bind` hands a primitive and its operands to whichever interpreter
+owns the operands (eager NumPy, PyNative recording, graph tracing), so one backward rule
+serves every mode.
 
     >>> import numpy as np
     >>> from sporeling.compiler import primitives
@@ -25,7 +27,7 @@ from sporeling.core import PluginError, Registry, SporelingError, get_plugin_hos
 from sporeling.core.hooks import declare_registry
 
 from .aval import Aval
-from .stack import FRESH, receiver
+from .stack import receiver
 
 __all__ = ["Primitive", "AMP_CLASSES", "PrimitiveRegistry", "primitives", "defined_primitives", "bind",
            "MissingRuleError"]
@@ -57,6 +59,16 @@ class Primitive:
     * ``nondeterministic``: two applications to equal operands may differ (random draws):
       common-subexpression elimination never merges them and constant folding never folds
       them.
+    * ``fresh_per_run``: bound without operands, every application is a new value
+      (``rng_seed``): :func:`bind` gives it to the innermost trace -- an equation run on
+      every execution of the graph -- instead of computing it once while tracing.
+
+    How it runs where a backend has no kernel for it, in the order lowering tries them:
+    ``lowering`` (``def_lowering``: a kernel built from the equation, e.g. control flow
+    running sub-programs), the backend's kernel, ``impl`` (``def_impl``: Python run in
+    place of a kernel), ``decomposition`` (``def_decomposition``: the primitive written
+    with other primitives, traced into the graph; see :mod:`.core_set` for the primitives a
+    backend must implement itself).
 
     What a kernel does with memory (writes ``out=``, works in place, returns a view) is
     the backend's to say, where the kernel is registered.
@@ -64,12 +76,12 @@ class Primitive:
 
     __slots__ = ("name", "multiple_results", "differentiable", "abstract_eval", "doc", "impl",
                  "module", "elementwise", "fusible", "amp", "nondeterministic", "batching",
-                 "sharding", "backward")
+                 "sharding", "backward", "fresh_per_run", "lowering", "decomposition")
 
     def __init__(self, name: str, *, multiple_results: bool = False,
                  differentiable: bool = True, doc: str = "", elementwise: bool = False,
                  fusible: bool = False, amp: str | None = None,
-                 nondeterministic: bool = False):
+                 nondeterministic: bool = False, fresh_per_run: bool = False):
         if amp is not None and amp not in AMP_CLASSES:
             raise SporelingError(f"primitive {name!r}: unknown AMP class", op=name,
                                  expected="one of " + ", ".join(AMP_CLASSES) + " or None",
@@ -85,6 +97,7 @@ class Primitive:
         self.doc = doc
         self.elementwise, self.fusible, self.amp = bool(elementwise), bool(fusible), amp
         self.nondeterministic = bool(nondeterministic)
+        self.fresh_per_run = bool(fresh_per_run)
         # a Python implementation the eager interpreter runs instead of a backend kernel
         # (control flow: it evaluates sub-graphs, which no runtime kernel knows)
         self.impl: Callable | None = None
@@ -94,6 +107,10 @@ class Primitive:
         self.sharding: Callable | None = None
         # the BackwardRule def_backward attaches (core.rules)
         self.backward = None
+        # rule(eq, lower_sub) -> kernel, for what no backend kernel can do (lowering)
+        self.lowering: Callable | None = None
+        # fn(*inputs, **params) written with ops: this primitive in terms of others
+        self.decomposition: Callable | None = None
         # the defining module: each package grad-checks its own primitives
         self.module: str = sys._getframe(1).f_globals.get("__name__", "?")
         if name in _DEFINED:
@@ -123,6 +140,24 @@ class Primitive:
         operands for operator parallel (see :mod:`.sharding`); usable as a decorator."""
         self.sharding = rule
         return rule
+
+    def def_lowering(self, rule: Callable):
+        """``rule(eq, lower_sub) -> kernel`` lowers this primitive's equations whatever the
+        backend (control flow: the kernel runs lowered sub-programs); usable as a decorator.
+        ``lower_sub(graph)`` lowers a sub-graph and returns a function of its flat inputs
+        giving the list of its outputs; the kernel is called as ``kernel(backend, *inputs)``
+        and returns one value (a tuple for multiple results)."""
+        self.lowering = rule
+        return rule
+
+    def def_decomposition(self, fn: Callable):
+        """``fn(*inputs, **params)``, written with the functional ops, computes this
+        primitive from others (returning a tuple for multiple results); usable as a
+        decorator. Lowering traces it into the graph in place of an equation whose backend
+        has no kernel for this primitive (see :mod:`sporeling.compiler.lowering.decompose`).
+        Write only exact decompositions: the same function, not an approximation of it."""
+        self.decomposition = fn
+        return fn
 
     def abstract(self, *avals, **params):
         """Shapes and dtypes of the result, or a clear error naming this primitive."""
@@ -192,7 +227,7 @@ def bind(prim: Primitive, *args: Any, **params: Any):
         if interp is not None and (best is None or interp.level > best.level):
             best = interp
     if best is None:
-        if not args and prim.name in FRESH:  # a new value per run: the innermost trace's
+        if not args and prim.fresh_per_run:  # a new value per run: the innermost trace's
             layer = receiver()
             if layer is not None:
                 return layer.apply(prim, args, params)

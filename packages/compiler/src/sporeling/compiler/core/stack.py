@@ -29,7 +29,7 @@ import contextlib
 import threading
 from typing import Iterator, TypeVar
 
-__all__ = ["Layer", "STACK", "push", "pop", "pushed", "layers", "innermost", "receiver", "FRESH"]
+__all__ = ["Layer", "STACK", "push", "pop", "pushed", "layers", "innermost", "receiver"]
 
 L = TypeVar("L", bound="Layer")
 
@@ -98,14 +98,10 @@ def innermost(kind: type[L]) -> L | None:
     return None
 
 
-FRESH: set[str] = set()
-"""Names of operand-less primitives whose every application is a new value (``rng_seed``):
-``bind`` gives them to :func:`receiver` -- an equation of the graph being built, run on
-every execution -- instead of computing them once."""
-
-
 def receiver() -> Layer | None:
-    """The innermost layer receiving operand-less primitives (a trace), or None."""
+    """The innermost layer receiving operand-less primitives (a trace), or None: where
+    ``bind`` sends a primitive declared ``fresh_per_run`` (``rng_seed``) -- an equation of
+    the graph being built, run on every execution -- instead of computing it once."""
     for layer in reversed(_STACK.layers):
         if layer.receives_fresh:
             return layer

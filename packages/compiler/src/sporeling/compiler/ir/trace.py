@@ -12,9 +12,8 @@ graph -- the caller passes it (closure conversion, needed by control-flow sub-gr
 
 **Fresh values.** A primitive without operands would bind eagerly (``bind`` picks the
 interpreter from the operands), so inside a trace its value would be baked into the graph as
-a constant. For the random seed (``rng_seed``, listed in
-:data:`~sporeling.compiler.core.stack.FRESH`) that is wrong: every run of the graph must
-draw anew. So a trace that :func:`make_graph` builds with ``fresh_seeds=True`` (the default)
+a constant. For the random seed (``rng_seed``, a primitive declared ``fresh_per_run``)
+that is wrong: every run of the graph must draw anew. So a trace that :func:`make_graph` builds with ``fresh_seeds=True`` (the default)
 is a layer of this thread's interpreter stack (:mod:`sporeling.compiler.core.stack`) that
 receives them: ``bind`` gives it an equation executed on every run, or computes the value
 eagerly when no trace is active. Control-flow sub-graphs are traced with
@@ -35,14 +34,13 @@ import numpy as np
 from sporeling.core import SporelingError
 
 from ..core import Aval, Interpreter, next_level
-from ..core.stack import FRESH, Layer, pushed, receiver
+from ..core.stack import Layer, pushed, receiver
 from ..core.location import locate, user_frame, user_location, user_source_of
 from ..core.primitive import Primitive
 from .graph import Const, Equation, Graph, Var
 from .pytree import flatten
 
-__all__ = ["Tracer", "TraceInterpreter", "make_graph", "user_source", "innermost_trace",
-           "FRESH"]
+__all__ = ["Tracer", "TraceInterpreter", "make_graph", "user_source", "innermost_trace"]
 
 
 class Tracer:

@@ -3,7 +3,8 @@ whose kernel is a closure running lowered sub-programs (the runtime never sees a
 
 What each primitive does is written once, in :mod:`sporeling.compiler.ops.control`
 (``run_cond``, ``run_while``, ``run_scan``); its eager ``impl`` passes runners that evaluate
-the sub-graphs, these kernels pass the lowered sub-programs, so results are equal.
+the sub-graphs, these kernels pass the lowered sub-programs, so results are equal. Each is
+the primitive's lowering rule, kept on its record (``prim.def_lowering``).
 
     >>> import numpy as np
     >>> from sporeling.compiler.ops import mul
@@ -20,8 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import Const
-from ..ops.control import run_cond, run_scan, run_while
-from .lower import register_lowering
+from ..ops.control import cond_p, run_cond, run_scan, run_while, scan_p, while_p
 
 __all__: list = []
 
@@ -42,7 +42,7 @@ def _sub(lower_sub, graph):
     return run_copying
 
 
-@register_lowering("cond")
+@cond_p.def_lowering
 def _cond(eq, lower_sub):
     true_run = _sub(lower_sub, eq.params["true_graph"])
     false_run = _sub(lower_sub, eq.params["false_graph"])
@@ -52,7 +52,7 @@ def _cond(eq, lower_sub):
     return cond_kernel
 
 
-@register_lowering("while_loop")
+@while_p.def_lowering
 def _while(eq, lower_sub):
     cond_graph, body_graph = eq.params["cond_graph"], eq.params["body_graph"]
     cond_run, body_run = lower_sub(cond_graph), _sub(lower_sub, body_graph)
@@ -63,7 +63,7 @@ def _while(eq, lower_sub):
     return while_kernel
 
 
-@register_lowering("scan")
+@scan_p.def_lowering
 def _scan(eq, lower_sub):
     p, body_graph = eq.params, eq.params["body_graph"]
     y_avals = body_graph.out_avals[p["n_carry"]:]

@@ -3,10 +3,11 @@
 Each equation becomes one instruction calling its primitive's kernel (the same kernel the
 eager interpreter calls, so results equal :func:`~sporeling.compiler.ir.evaluate`'s); Vars
 and Consts become numbered slots; the memory plan (:mod:`.memplan`) gives single-result
-kernels an ``out=`` view of one arena. Primitives holding sub-graphs (control flow) lower
-through a rule registered with :func:`register_lowering`, whose kernel is a closure running
-lowered sub-programs -- so the runtime never sees the IR. A primitive with no kernel but a
-Python ``impl`` runs that.
+kernels an ``out=`` view of one arena. How an equation lowers is asked of its primitive's
+record, in this order: its lowering rule (``prim.def_lowering``: control flow, whose kernel
+is a closure running lowered sub-programs -- so the runtime never sees the IR), the
+backend's kernel, its Python ``impl``; an equation with none of them was replaced before by
+the primitive's decomposition (:mod:`.decompose`), or is a :class:`MissingRuleError`.
 
     >>> import numpy as np
     >>> from sporeling.compiler import ops
@@ -20,7 +21,6 @@ Python ``impl`` runs that.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -30,29 +30,11 @@ from sporeling.runtime.executor import BufferSpec, Instruction, Program, build, 
 
 from ..core.primitive import MissingRuleError
 from ..ir import Const, Graph, verify
+from .decompose import decompose
 from .liveness import Step
 from .memplan import MemoryPlan, plan_memory
-from .tables import kernel_memory
 
-__all__ = ["LoweredProgram", "lower", "register_lowering", "lowering_rules"]
-
-_RULES: dict[str, Callable] = {}
-
-
-def register_lowering(name: str, rule: Callable | None = None):
-    """Lower primitive ``name`` with ``rule(eq, lower_sub) -> kernel`` (usable as a
-    decorator). ``lower_sub(graph)`` lowers a sub-graph and returns a function of its flat
-    inputs giving the list of its outputs; the kernel is called as
-    ``kernel(backend, *inputs)`` and returns one value (a tuple for multiple results)."""
-    def put(rule):
-        _RULES[name] = rule
-        return rule
-    return put if rule is None else put(rule)
-
-
-def lowering_rules() -> dict[str, Callable]:
-    """The registered lowering rules by primitive name."""
-    return dict(_RULES)
+__all__ = ["LoweredProgram", "lower"]
 
 
 @dataclass(eq=False)
@@ -90,6 +72,7 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
     ``in_place=False`` forbids buffer reuse by elementwise kernels."""
     verify(graph, check_types=False)
     backend = backend if backend is not None else get_backend(get_context("device_target"))
+    graph = decompose(graph, backend)
     slot_of: dict = {}
     constants: dict = {}
 
@@ -113,25 +96,28 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
 
     instructions, steps, sizes, keys, avals = [], [], {}, {}, {}
     for eq in graph.equations:
-        name, multi = eq.prim.name, eq.prim.multiple_results
+        prim = eq.prim
+        name, multi = prim.name, prim.multiple_results
         ins = tuple(slot(v) for v in eq.inputs)
         outs = tuple(slot(v) for v in eq.outputs)
         params, kind, writes_over = dict(eq.params), "opaque", ()
-        if name in _RULES:
-            kernel, params = _RULES[name](eq, lower_sub), {}
+        if prim.lowering is not None:
+            kernel, params = prim.lowering(eq, lower_sub), {}
         elif backend.has_kernel(name):
             kernel = backend.kernel(name)
-            memory = kernel_memory(backend, name)  # declared with the kernel, per backend
+            memory = backend.kernel_memory(name)  # declared with the kernel, per backend
             kind = "opaque" if memory.kind == "out" and multi else memory.kind
             writes_over = memory.in_place if kind == "out" else ()
-        elif getattr(eq.prim, "impl", None) is not None:
-            kernel = _impl_kernel(eq.prim.impl)
+        elif prim.impl is not None:
+            kernel = _impl_kernel(prim.impl)
         else:
             raise MissingRuleError(f"cannot lower primitive {name!r}: no kernel on backend "
-                                   f"{backend.name!r}, no lowering rule, no Python impl",
-                                   op=name, where=eq.source,
-                                   hint="register a kernel (sporeling_add_kernels) or a "
-                                        "lowering rule (register_lowering)")
+                                   f"{backend.name!r}, no lowering rule, no Python impl, "
+                                   f"no decomposition", op=name, where=eq.source,
+                                   hint="register a kernel (sporeling_add_kernels), or give "
+                                        "the primitive a decomposition "
+                                        "(prim.def_decomposition) or a lowering rule "
+                                        "(prim.def_lowering)")
         steps.append(Step(ins, outs, kind, writes_over))
         if kind == "out":
             aval = eq.outputs[0].aval

@@ -24,3 +24,4 @@ from .random import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
+from . import _decompositions  # noqa: F401,E402  (attaches them to the primitives)

@@ -31,7 +31,6 @@ import numpy as np
 from sporeling.core import DTypeError, ShapeError, SporelingError, dtypes, generator
 
 from ..core import Aval, Primitive, bind, def_nondifferentiable
-from ..core.stack import FRESH
 from ..ir.trace import innermost_trace
 from ._batching import aligned
 from ._util import as_operand, check_float, check_int, check_shape, is_array
@@ -40,16 +39,16 @@ __all__ = ["uniform", "normal", "bernoulli", "randint", "permutation", "draw_see
            "seed_operand", "check_seed"]
 
 # draws: never merged or folded (a graph keeps exactly the draws its code made; rng_seed has
-# no operands, so two of them look equal), never recast by AMP
+# no operands, so two of them look equal), never recast by AMP; a seed bound inside a trace
+# is an equation drawing anew on every run (fresh_per_run), not a constant of the graph
 rng_seed_p = Primitive("rng_seed", doc="the next int64 seed of the 'ops' random stream",
-                       nondeterministic=True)
+                       nondeterministic=True, fresh_per_run=True)
 uniform_p, normal_p, randint_p, permutation_p = (
     Primitive(n, amp="never", nondeterministic=True)
     for n in ("uniform", "normal", "randint", "permutation"))
 bernoulli_p = Primitive("bernoulli", amp="never", nondeterministic=True)
 def_nondifferentiable(rng_seed_p, uniform_p, normal_p, randint_p, permutation_p, bernoulli_p)
 rng_seed_p.def_abstract_eval(lambda: Aval((), dtypes.int64))
-FRESH.add(rng_seed_p.name)
 
 _INT64 = np.dtype(np.int64)
 _SEED_HIGH = 2 ** 63 - 1

@@ -6,7 +6,8 @@
 
 with operands ``("in", i)`` (the equation's i-th operand), ``("node", j)`` (an earlier
 node) or ``("const", value, dtype)`` (a scalar), and ``params`` sorted ``(key, value)``
-pairs. The runtime's kernel of the same name evaluates it with preallocated buffers. The
+pairs. The runtime's kernel of the same name evaluates it with preallocated buffers (a
+backend without one lowers the nodes as separate equations: the decomposition). The
 abstract rule runs the nodes' abstract rules; the backward rule *un-fuses*: it recomputes the
 nodes with the ops and applies their backward rules in reverse, so grad (and grad of grad)
 of a fused graph works, and the recomputation fuses again in the backward graph.
@@ -72,6 +73,10 @@ def expand(expr: tuple, inputs, *, last=None) -> list:
         values.append(bind(prims[name], *(_operand(r, inputs, values) for r in refs),
                            **dict(params)))
     return values
+
+
+# a backend without the fused kernel runs the chain's nodes one by one: the nodes themselves
+fused_elementwise_p.def_decomposition(lambda *inputs, expr: expand(expr, inputs)[-1])
 
 
 def fused_call(expr: tuple, *inputs):

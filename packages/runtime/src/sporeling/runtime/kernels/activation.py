@@ -6,9 +6,9 @@ import math
 import numpy as np
 from numpy.polynomial import chebyshev
 
-from .table import broadcast_shape, define, from_ufunc, output
+from .table import broadcast_shape, define, define_ufunc, output, writes_out
 
-define("tanh", from_ufunc("tanh", np.tanh))
+define_ufunc("tanh", np.tanh)
 
 
 def _interpolate(fn, degree, lo, hi, dtype):
@@ -51,7 +51,7 @@ def _like(backend, out, x):
     return output(backend, out, np.shape(x), np.asarray(x).dtype)
 
 
-@define("erf")
+@define("erf", memory=writes_out())
 def erf(backend, x, out=None):
     """The error function (own Chebyshev approximation, no SciPy)."""
     out = _like(backend, out, x)
@@ -59,7 +59,7 @@ def erf(backend, x, out=None):
     return out
 
 
-@define("sigmoid")
+@define("sigmoid", memory=writes_out())
 def sigmoid(backend, x, out=None):
     """``1 / (1 + exp(-x))`` through ``exp(-|x|)``, which never overflows."""
     out = _like(backend, out, x)
@@ -68,14 +68,14 @@ def sigmoid(backend, x, out=None):
     return out
 
 
-@define("silu")
+@define("silu", memory=writes_out())
 def silu(backend, x, out=None):
     """``x * sigmoid(x)``."""
     out = sigmoid(backend, x, out=_like(backend, out, x))
     return np.multiply(x, out, out=out)
 
 
-@define("softplus")
+@define("softplus", memory=writes_out())
 def softplus(backend, x, out=None, *, beta=1.0, threshold=20.0):
     """``log(1 + exp(beta x)) / beta``, linear where ``beta x > threshold`` (PyTorch's)."""
     out = _like(backend, out, x)
@@ -87,7 +87,7 @@ def softplus(backend, x, out=None, *, beta=1.0, threshold=20.0):
     return out
 
 
-@define("leaky_relu")
+@define("leaky_relu", memory=writes_out())
 def leaky_relu(backend, x, out=None, *, alpha=0.01):
     """``x`` where positive, ``alpha * x`` elsewhere."""
     out = np.multiply(x, alpha, out=_like(backend, out, x))
@@ -98,7 +98,7 @@ def leaky_relu(backend, x, out=None, *, alpha=0.01):
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
 
-@define("gelu")
+@define("gelu", memory=writes_out())
 def gelu(backend, x, out=None, *, approximate="none"):
     """``x * Phi(x)`` (``approximate="none"``) or its tanh approximation."""
     out = _like(backend, out, x)
@@ -117,7 +117,8 @@ def _grad_output(backend, out, op, y, g):
     return output(backend, out, shape, y.dtype)
 
 
-@define("relu_grad")
+# out may be y (read first) or g: greater(y, 0) into out then times g, or g * mask
+@define("relu_grad", memory=writes_out(0, 1))
 def relu_grad(backend, y, g, out=None):
     """``g`` where ``y > 0``, else 0 (relu's backward from its output)."""
     if out is not None and np.may_share_memory(out, g):  # the mask must not overwrite g
@@ -127,7 +128,8 @@ def relu_grad(backend, y, g, out=None):
     return np.multiply(out, g, out=out)
 
 
-@define("tanh_grad")
+# y*y into out, then 1 - out, then out * g: out may be y (read first), never g
+@define("tanh_grad", memory=writes_out(0))
 def tanh_grad(backend, y, g, out=None):
     """``g * (1 - y**2)`` (tanh's backward from its output)."""
     out = np.multiply(y, y, out=_grad_output(backend, out, "tanh_grad", y, g))
@@ -135,7 +137,7 @@ def tanh_grad(backend, y, g, out=None):
     return np.multiply(out, g, out=out)
 
 
-@define("sigmoid_grad")
+@define("sigmoid_grad", memory=writes_out())
 def sigmoid_grad(backend, y, g, out=None):
     """``g * y * (1 - y)`` (sigmoid's backward from its output)."""
     out = np.subtract(1, y, out=_grad_output(backend, out, "sigmoid_grad", y, g))

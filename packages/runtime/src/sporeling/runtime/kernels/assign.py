@@ -1,7 +1,7 @@
 """Kernel of ``assign``: the value written into the target's own buffer (the Parameter's
 array), which is returned -- its output aliases its first input, so the memory planner
-leaves it alone (not in ``WRITES_OUT``). A read-only target gets a fresh copy instead; the
-caller then stores that (``Parameter.set_data``)."""
+leaves it alone (it declares no memory: ``opaque``). A read-only target gets a fresh copy
+instead; the caller then stores that (``Parameter.set_data``)."""
 from __future__ import annotations
 
 import numpy as np

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .table import broadcast_shape, define, from_ufunc, output
+from .table import broadcast_shape, define, define_ufunc, output, writes_out
 
 UFUNCS = {
     # unary
@@ -23,23 +23,23 @@ UFUNCS = {
     "isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
 }
 for _name, _ufunc in UFUNCS.items():
-    define(_name, from_ufunc(_name, _ufunc))
+    define_ufunc(_name, _ufunc)
 
 
-@define("relu")
+@define("relu", memory=writes_out(0))
 def relu(backend, x, out=None):
     """``max(x, 0)``, keeping ``x``'s dtype."""
     return np.maximum(x, 0, out=output(backend, out, np.shape(x), np.asarray(x).dtype))
 
 
-@define("rsqrt")
+@define("rsqrt", memory=writes_out(0))
 def rsqrt(backend, x, out=None):
     """``1 / sqrt(x)``."""
     out = np.sqrt(x, out=output(backend, out, np.shape(x), np.asarray(x).dtype))
     return np.reciprocal(out, out=out)
 
 
-@define("pow_scalar")
+@define("pow_scalar", memory=writes_out(0))
 def pow_scalar(backend, x, out=None, *, exponent):
     """``x ** exponent`` for a Python-number exponent, keeping ``x``'s dtype."""
     out = output(backend, out, np.shape(x), np.asarray(x).dtype)
@@ -48,7 +48,7 @@ def pow_scalar(backend, x, out=None, *, exponent):
     return np.power(x, exponent, out=out)
 
 
-@define("clip")
+@define("clip", memory=writes_out(0))
 def clip(backend, x, *bounds, out=None, has_min=True, has_max=True):
     """``x`` limited to ``[min, max]`` (each bound optional, scalar or broadcasting array);
     with ``min > max`` the result is ``max``, as in NumPy."""
@@ -60,13 +60,14 @@ def clip(backend, x, *bounds, out=None, has_min=True, has_max=True):
     return np.clip(x, lo, hi, out=out)
 
 
-@define("clip_scalar")
+@define("clip_scalar", memory=writes_out(0))
 def clip_scalar(backend, x, out=None, *, min=None, max=None):
     """``x`` limited to Python-number bounds (None: unbounded), keeping ``x``'s dtype."""
     return np.clip(x, min, max, out=output(backend, out, np.shape(x), np.asarray(x).dtype))
 
 
-@define("where")
+# copyto(out, y) then copyto(out, x, where=cond): out may only be y
+@define("where", memory=writes_out(2))
 def where(backend, cond, x, y, out=None):
     """``x`` where ``cond`` is true, else ``y`` (all three broadcast)."""
     if out is None:

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .table import NUMPY_KERNELS, define
+from .table import NUMPY_KERNELS, define, writes_out
 
 __all__ = ["fused_elementwise"]
 
@@ -71,7 +71,7 @@ def _plugin_kernel(name: str):
     return fn
 
 
-@define("fused_elementwise")
+@define("fused_elementwise", memory=writes_out())
 def fused_elementwise(backend, *inputs, out=None, expr):
     """Evaluate ``expr`` (see the module doc) on ``inputs`` into ``out`` or a new buffer."""
     steps = _plan(expr)

@@ -10,7 +10,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .table import define, output
+from ..kernel_registry import KernelMemory
+from .table import define, output, writes_out
 
 OPERAND = "operand"
 
@@ -40,14 +41,14 @@ def _copy_out(backend, out, value):
     return result
 
 
-@define("slice")
+@define("slice", memory=KernelMemory.VIEW)
 def slice_(backend, x, out=None, *, slices):
     """``x[start:stop:step, ...]``: a view."""
     view = np.asarray(x)[_decode(slices)[0]]
     return view if out is None else _copy_out(backend, out, view)
 
 
-@define("getitem")
+@define("getitem", memory=KernelMemory.VIEW)
 def getitem(backend, x, *arrays, out=None, key):
     """``x[key]``: a view for basic indices, a copy into pool memory for index arrays."""
     index = numpy_index(key, arrays)
@@ -57,7 +58,7 @@ def getitem(backend, x, *arrays, out=None, key):
     return _copy_out(backend, out, np.asarray(value))
 
 
-@define("add_at")
+@define("add_at", memory=writes_out())
 def add_at(backend, x, updates, *arrays, out=None, key):
     """A copy of ``x`` with ``updates`` added at ``x[key]``; repeated indices accumulate."""
     x = np.asarray(x)
@@ -100,7 +101,7 @@ def _add_rows(result, index, updates) -> bool:
     return True
 
 
-@define("gather")
+@define("gather", memory=writes_out())
 def gather(backend, x, indices, out=None, *, axis):
     """``np.take`` along ``axis`` into pool memory."""
     x = np.asarray(x)
@@ -121,13 +122,13 @@ def along_axis_index(indices, axis: int) -> tuple:
     return tuple(index)
 
 
-@define("take_along_axis")
+@define("take_along_axis", memory=writes_out())
 def take_along_axis(backend, x, indices, out=None, *, axis):
     """``np.take_along_axis`` into pool memory."""
     return _copy_out(backend, out, np.asarray(x)[along_axis_index(indices, axis)])
 
 
-@define("scatter_add")
+@define("scatter_add", memory=writes_out())
 def scatter_add(backend, x, indices, updates, out=None, *, axis):
     """A copy of ``x`` plus ``updates`` scattered along ``axis`` at ``indices``."""
     x = np.asarray(x)
@@ -137,7 +138,7 @@ def scatter_add(backend, x, indices, updates, out=None, *, axis):
     return result
 
 
-@define("one_hot")
+@define("one_hot", memory=writes_out())
 def one_hot(backend, indices, out=None, *, depth, dtype):
     """1 where the last axis's position equals the index, else 0 (also for out-of-range)."""
     indices = np.asarray(indices)

@@ -7,7 +7,7 @@ import numpy as np
 
 from sporeling.core import ShapeError, dtypes
 
-from .table import broadcast_shape, define, output, result_dtype
+from .table import broadcast_shape, define, output, result_dtype, writes_out
 
 LOW_FLOATS = frozenset((dtypes.float16, dtypes.bfloat16))
 """16-bit floats. NumPy multiplies float16 element by element (hundreds of times slower
@@ -36,7 +36,7 @@ def matmul_shape(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ...]:
     return batch + sa[-2:-1] * (len(sa) > 1) + sb[-1:] * (len(sb) > 1)
 
 
-@define("matmul")
+@define("matmul", memory=writes_out())
 def matmul(backend, a, b, out=None):
     """``a @ b`` with NumPy's rules for 1-d operands and broadcast batch axes."""
     dt = getattr(a, "dtype", None)
@@ -63,7 +63,7 @@ def _einsum_path(subscripts: str, shapes: tuple) -> list:
     return np.einsum_path(subscripts, *dummies, optimize="greedy")[0]
 
 
-@define("einsum")
+@define("einsum", memory=writes_out())
 def einsum(backend, *operands, out=None, subscripts):
     """``np.einsum`` with explicit ``subscripts`` (``"ij,jk->ik"``) into pool memory."""
     shapes = tuple(np.shape(x) for x in operands)
@@ -95,13 +95,13 @@ def _triangle(backend, x, out, k, lower):
     return result
 
 
-@define("tril")
+@define("tril", memory=writes_out())
 def tril(backend, x, out=None, *, k=0):
     """Entries with ``col - row <= k`` of the last two axes, zeros elsewhere."""
     return _triangle(backend, x, out, k, True)
 
 
-@define("triu")
+@define("triu", memory=writes_out())
 def triu(backend, x, out=None, *, k=0):
     """Entries with ``col - row >= k`` of the last two axes, zeros elsewhere."""
     return _triangle(backend, x, out, k, False)

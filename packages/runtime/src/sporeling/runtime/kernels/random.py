@@ -11,12 +11,12 @@ import numpy as np
 
 from sporeling.core import generator
 
-from .table import define, output
+from .table import define, output, writes_out
 
 _SEED_HIGH = 2 ** 63 - 1
 
 
-@define("rng_seed")
+@define("rng_seed", memory=writes_out())
 def rng_seed(backend, out=None):
     """The next seed of the ``"ops"`` stream, as an int64 scalar."""
     result = output(backend, out, (), np.int64)
@@ -43,7 +43,7 @@ def _fill(backend, out, shape, dtype, draw):
     return result
 
 
-@define("uniform")
+@define("uniform", memory=writes_out())
 def uniform(backend, seed, out=None, *, shape, dtype, low, high):
     """Uniform samples in ``[low, high)``."""
     gen = rng(seed)
@@ -56,7 +56,7 @@ def uniform(backend, seed, out=None, *, shape, dtype, low, high):
     return _fill(backend, out, shape, dtype, draw)
 
 
-@define("normal")
+@define("normal", memory=writes_out())
 def normal(backend, seed, out=None, *, shape, dtype, mean, stddev):
     """Normal samples with the given ``mean`` and ``stddev``."""
     gen = rng(seed)
@@ -69,7 +69,7 @@ def normal(backend, seed, out=None, *, shape, dtype, mean, stddev):
     return _fill(backend, out, shape, dtype, draw)
 
 
-@define("bernoulli")
+@define("bernoulli", memory=writes_out())
 def bernoulli(backend, probs, seed, out=None, *, shape, dtype):
     """1 where a uniform sample falls below the (broadcast) probability, else 0."""
     draws = rng(seed).random(shape)
@@ -78,7 +78,7 @@ def bernoulli(backend, probs, seed, out=None, *, shape, dtype):
     return result
 
 
-@define("randint")
+@define("randint", memory=writes_out())
 def randint(backend, seed, out=None, *, shape, dtype, low, high):
     """Integers uniform in ``[low, high)``."""
     result = output(backend, out, shape, dtype)
@@ -86,7 +86,7 @@ def randint(backend, seed, out=None, *, shape, dtype, low, high):
     return result
 
 
-@define("permutation")
+@define("permutation", memory=writes_out())
 def permutation(backend, seed, out=None, *, n):
     """A permutation of ``range(n)`` as int64."""
     result = output(backend, out, (n,), np.int64)

@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from .linalg import LOW_FLOATS, widened
-from .table import define, normalize_axes, output
+from .table import define, normalize_axes, output, writes_out
 
 
 @lru_cache(maxsize=None)
@@ -43,7 +43,7 @@ def _reduction(name: str, fn, dtype=None, accumulate: bool = False):
         return fn(x, axis=axes, keepdims=keepdims, out=out)
     kernel.__name__ = kernel.__qualname__ = f"numpy_{name}"
     kernel.__doc__ = f"NumPy kernel of ``{name}`` over ``axis`` into pool memory."
-    return define(name, kernel)
+    return define(name, kernel, memory=writes_out())
 
 
 _bool = lambda dtype: np.dtype(bool)  # noqa: E731
@@ -83,14 +83,14 @@ def _moment(name: str, np_fn, doc: str):
             return out
         return np_fn(x, axis=axes, ddof=ddof, keepdims=keepdims, out=out)
     kernel.__name__, kernel.__doc__ = name, doc
-    return define(name, kernel)
+    return define(name, kernel, memory=writes_out())
 
 
 var = _moment("var", np.var, "Variance with divisor ``N - ddof``.")
 std = _moment("std", np.std, "Standard deviation with divisor ``N - ddof``.")
 
 
-@define("norm")
+@define("norm", memory=writes_out())
 def norm(backend, x, out=None, *, axis=None, keepdims=False, ord=2):
     """Vector norm over ``axis`` (flattened): ``ord`` 2 (Euclidean), 1, or ``inf`` (max |x|)."""
     x = np.asarray(x)
@@ -121,14 +121,14 @@ def _arg(name: str, fn):
                   out=output(backend, out, shape, np.dtype(np.intp)))
     kernel.__name__ = kernel.__qualname__ = f"numpy_{name}"
     kernel.__doc__ = f"Index (int64) of the first {name[3:]} along one axis (None: flattened)."
-    return define(name, kernel)
+    return define(name, kernel, memory=writes_out())
 
 
 _arg("argmax", np.argmax)
 _arg("argmin", np.argmin)
 
 
-@define("cumsum")
+@define("cumsum", memory=writes_out())
 def cumsum(backend, x, out=None, *, axis, reverse=False):
     """Running sum along ``axis``; ``reverse`` sums from the end (the backward of cumsum)."""
     x = np.asarray(x)

@@ -5,10 +5,11 @@ import itertools
 
 import numpy as np
 
-from .table import define, output
+from ..kernel_registry import KernelMemory
+from .table import define, output, writes_out
 
 
-@define("reshape")
+@define("reshape", memory=KernelMemory.VIEW)
 def reshape(backend, x, out=None, *, shape):
     """A view when the layout allows, else a copy into pool memory."""
     if out is not None:
@@ -17,7 +18,7 @@ def reshape(backend, x, out=None, *, shape):
     return np.reshape(x, shape)
 
 
-@define("broadcast_to")
+@define("broadcast_to", memory=KernelMemory.VIEW)
 def broadcast_to(backend, x, out=None, *, shape):
     """A read-only broadcast view (kernels never write into their inputs)."""
     if out is not None:
@@ -47,7 +48,7 @@ def _broadcast_view(x: np.ndarray, shape: tuple):
     return view
 
 
-@define("transpose")
+@define("transpose", memory=KernelMemory.VIEW)
 def transpose(backend, x, out=None, *, axes):
     """A strided view; consumers that need contiguous memory copy it themselves."""
     if out is not None:
@@ -56,7 +57,7 @@ def transpose(backend, x, out=None, *, axes):
     return np.transpose(x, axes)
 
 
-@define("cast")
+@define("cast", memory=writes_out())
 def cast(backend, x, out=None, *, dtype):
     """``x`` converted to ``dtype`` into pool memory."""
     out = output(backend, out, np.shape(x), dtype)
@@ -64,7 +65,7 @@ def cast(backend, x, out=None, *, dtype):
     return out
 
 
-@define("concat")
+@define("concat", memory=writes_out())
 def concat(backend, *xs, out=None, axis):
     """``np.concatenate`` into pool memory."""
     first = np.shape(xs[0])
@@ -73,7 +74,7 @@ def concat(backend, *xs, out=None, axis):
                           out=output(backend, out, shape, np.result_type(*xs)))
 
 
-@define("split")
+@define("split", memory=KernelMemory.VIEW)
 def split(backend, x, out=None, *, indices, axis):
     """A tuple of views of ``x`` (``np.split``), or copies into the buffers ``out``."""
     parts = tuple(np.split(x, indices, axis=axis))
@@ -84,7 +85,7 @@ def split(backend, x, out=None, *, indices, axis):
     return tuple(out)
 
 
-@define("tile")
+@define("tile", memory=writes_out())
 def tile(backend, x, out=None, *, reps):
     """``np.tile`` written through a broadcast view, so the only copy is into pool memory."""
     x = np.asarray(x)
@@ -96,7 +97,7 @@ def tile(backend, x, out=None, *, reps):
     return result
 
 
-@define("repeat")
+@define("repeat", memory=writes_out())
 def repeat(backend, x, out=None, *, repeats, axis):
     """``np.repeat`` of every element ``repeats`` times along ``axis``, into pool memory."""
     x = np.asarray(x)
@@ -108,7 +109,7 @@ def repeat(backend, x, out=None, *, repeats, axis):
     return result
 
 
-@define("flip")
+@define("flip", memory=KernelMemory.VIEW)
 def flip(backend, x, out=None, *, axis):
     """A view with negative strides."""
     if out is not None:
@@ -122,7 +123,7 @@ def _roll_blocks(n: int, s: int):
     return ((slice(s, None), slice(0, n - s)), (slice(0, s), slice(n - s, None)))
 
 
-@define("roll")
+@define("roll", memory=writes_out())
 def roll(backend, x, out=None, *, shift, axis):
     """``np.roll`` as block copies straight into pool memory (no temporary)."""
     x = np.asarray(x)
@@ -137,7 +138,7 @@ def roll(backend, x, out=None, *, shift, axis):
     return result
 
 
-@define("pad")
+@define("pad", memory=writes_out())
 def pad(backend, x, out=None, *, pad_width, mode, value):
     """Constant or reflect padding written into pool memory: the input is copied to the
     centre, then each axis's margins are filled in turn (as ``np.pad`` does)."""

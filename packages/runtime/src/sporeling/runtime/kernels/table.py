@@ -2,13 +2,17 @@
 
 A kernel is ``fn(backend, *inputs, out=None, **attrs)``: it writes into ``out`` when the
 caller planned a buffer, else into ``backend.allocate(shape, dtype)``, and returns it.
-Adding a NumPy kernel:
+Adding a NumPy kernel, with what it does with memory (:class:`KernelMemory`, which the
+compiler's memory planner relies on; undeclared: ``opaque``, it allocates and may alias):
 
-    define("abs", from_ufunc("abs", np.absolute))          # elementwise, broadcasting
+    define_ufunc("abs", np.absolute)                       # elementwise, broadcasting
 
-    @define("square")
+    @define("square", memory=writes_out(0))
     def square(backend, x, out=None):
         return np.square(x, out=output(backend, out, np.shape(x), x.dtype))
+
+``in_place`` lists the inputs ``out`` may share memory with: the kernel reads each element
+of them before writing the same element of ``out``.
 
 Dtypes follow NumPy (this is the reference backend); promotion policy is the compiler's job,
 so kernels normally see inputs already cast.
@@ -22,23 +26,44 @@ import numpy as np
 
 from sporeling.core import ShapeError
 
-__all__ = ["NUMPY_KERNELS", "define", "from_ufunc", "output", "result_dtype",
-           "broadcast_shape", "normalize_axes"]
+from ..kernel_registry import KernelMemory
+
+__all__ = ["NUMPY_KERNELS", "NUMPY_KERNEL_MEMORY", "define", "define_ufunc", "writes_out",
+           "from_ufunc", "output", "result_dtype", "broadcast_shape", "normalize_axes"]
 
 _ndarray = np.ndarray
 
 NUMPY_KERNELS: dict[str, Callable] = {}
 """Primitive name -> NumPy kernel; runtime's plugin registers them for backend "numpy"."""
 
+NUMPY_KERNEL_MEMORY: dict[str, KernelMemory] = {}
+"""Primitive name -> what its NumPy kernel declared about memory where it was defined
+(``define(..., memory=...)``); registered with the kernel."""
 
-def define(name: str, fn: Callable | None = None):
-    """Put ``fn`` in the table as ``name`` (also usable as a decorator)."""
+
+def define(name: str, fn: Callable | None = None, *, memory: KernelMemory | None = None):
+    """Put ``fn`` in the table as ``name``, declaring what it does with ``memory`` (default
+    ``opaque``); also usable as a decorator."""
     def put(fn: Callable) -> Callable:
         if name in NUMPY_KERNELS:
             raise ValueError(f"NumPy kernel {name!r} defined twice")
         NUMPY_KERNELS[name] = fn
+        NUMPY_KERNEL_MEMORY[name] = memory or KernelMemory.OPAQUE
         return fn
     return put if fn is None else put(fn)
+
+
+def define_ufunc(name: str, ufunc: np.ufunc) -> Callable:
+    """Define ``name`` as :func:`from_ufunc`'s kernel: it writes ``out=``, which may be any
+    of its inputs (a ufunc reads each element before writing it)."""
+    return define(name, from_ufunc(name, ufunc),
+                  memory=KernelMemory.writes_out(in_place=tuple(range(ufunc.nin))))
+
+
+def writes_out(*in_place: int) -> KernelMemory:
+    """``KernelMemory.writes_out(in_place)``: the kernel writes its whole result into
+    ``out=``, which may share memory with the inputs at ``in_place``."""
+    return KernelMemory.writes_out(in_place=in_place)
 
 
 def output(backend, out, shape, dtype):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..linalg import LOW_FLOATS, widened
-from ..table import define, output
+from ..table import define, output, writes_out
 from ._windows import add_windows, crop2d, matmul_into, pad2d, window_view
 
 
@@ -33,7 +33,7 @@ def im2col(x, kernel, stride, padding, dilation, groups):
     return cols, out_hw
 
 
-@define("conv2d")
+@define("conv2d", memory=writes_out())
 def conv2d(backend, x, w, out=None, *, stride, padding, dilation, groups):
     """Cross-correlation of ``x`` (N, C, H, W) with ``w`` (O, C/groups, KH, KW)."""
     o, y_dtype = w.shape[0], x.dtype
@@ -45,7 +45,7 @@ def conv2d(backend, x, w, out=None, *, stride, padding, dilation, groups):
     return y
 
 
-@define("conv_transpose2d")
+@define("conv_transpose2d", memory=writes_out())
 def conv_transpose2d(backend, y, w, out=None, *, stride, padding, dilation, groups,
                      output_padding):
     """The adjoint of ``conv2d`` in its input: ``y`` (N, O, OH, OW) -> (N, C, H, W)."""
@@ -69,7 +69,7 @@ def conv_transpose2d(backend, y, w, out=None, *, stride, padding, dilation, grou
     return z if canvas is z else crop2d(canvas, padding, size, z)
 
 
-@define("conv2d_weight_grad")
+@define("conv2d_weight_grad", memory=writes_out())
 def conv2d_weight_grad(backend, x, g, out=None, *, stride, padding, dilation, groups,
                        kernel_size):
     """The adjoint of ``conv2d`` in its weight: correlate ``x`` with the output gradient."""

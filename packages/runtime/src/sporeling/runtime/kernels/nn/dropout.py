@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..random import rng
-from ..table import define, output
+from ..table import define, output, writes_out
 
 
-@define("dropout")
+@define("dropout", memory=writes_out())
 def dropout(backend, x, seed, out=None, *, p):
     keep = rng(seed).random(x.shape, dtype=np.float32) >= p
     y = output(backend, out, x.shape, x.dtype)

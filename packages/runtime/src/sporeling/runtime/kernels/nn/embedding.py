@@ -6,7 +6,7 @@ import numpy as np
 
 from sporeling.core import ArgumentError
 
-from ..table import define, output
+from ..table import define, output, writes_out
 
 
 def check_rows(op: str, flat, rows: int) -> None:
@@ -19,14 +19,14 @@ def check_rows(op: str, flat, rows: int) -> None:
                             got=f"index {int(bad)}")
 
 
-@define("embedding")
+@define("embedding", memory=writes_out())
 def embedding(backend, indices, table, out=None, *, padding_idx):
     check_rows("embedding", np.asarray(indices).ravel(), table.shape[0])
     y = output(backend, out, tuple(indices.shape) + (table.shape[1],), table.dtype)
     return np.take(table, indices, axis=0, out=y)
 
 
-@define("embedding_grad")
+@define("embedding_grad", memory=writes_out())
 def embedding_grad(backend, indices, g, out=None, *, num_embeddings, padding_idx):
     """Rows of ``g`` summed into a zero (num_embeddings, dim) table at ``indices``."""
     flat = np.asarray(indices).ravel()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..table import define, output
+from ...kernel_registry import KernelMemory
+from ..table import define, output, writes_out
 
 
 def _accumulator(dtype):
@@ -12,7 +13,7 @@ def _accumulator(dtype):
     return np.float32 if dtype.itemsize < 4 else None
 
 
-@define("normalize")
+@define("normalize", memory=KernelMemory.FRESH)
 def normalize(backend, x, out=None, *, axis, eps):
     """``(y, mean, var)``: ``y = (x - mean) / sqrt(var + eps)``, biased var, keepdims."""
     acc = _accumulator(x.dtype)
@@ -28,7 +29,7 @@ def normalize(backend, x, out=None, *, axis, eps):
     return y, mean, var
 
 
-@define("rsqrt_eps")
+@define("rsqrt_eps", memory=writes_out())
 def rsqrt_eps(backend, v, out=None, *, eps):
     """``1 / sqrt(v + eps)``."""
     r = output(backend, out, v.shape, v.dtype)

@@ -7,7 +7,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..table import define, output
+from ...kernel_registry import KernelMemory
+from ..table import define, output, writes_out
 from ._windows import add_windows, crop2d, fill_value, pad2d, window_view
 
 
@@ -24,7 +25,7 @@ def _flat_windows(x, kernel_size, stride, padding, dilation, lowest):
     return win.reshape(x.shape[:2] + out_hw + (kernel_size[0] * kernel_size[1],))
 
 
-@define("max_pool2d")
+@define("max_pool2d", memory=KernelMemory.FRESH)
 def max_pool2d(backend, x, out=None, *, kernel_size, stride, padding, dilation):
     """``(maxima, argmax)``; the argmax is the offset inside the window (first maximum)."""
     flat = _flat_windows(x, kernel_size, stride, padding, dilation, lowest=True)
@@ -36,7 +37,7 @@ def max_pool2d(backend, x, out=None, *, kernel_size, stride, padding, dilation):
     return y, index
 
 
-@define("max_pool2d_scatter")
+@define("max_pool2d_scatter", memory=writes_out())
 def max_pool2d_scatter(backend, g, index, out=None, *, input_size, kernel_size, stride,
                        padding, dilation):
     """Each of ``g``'s values added at its window's argmax: the gradient of max pooling."""
@@ -58,7 +59,7 @@ def max_pool2d_scatter(backend, g, index, out=None, *, input_size, kernel_size, 
                   output(backend, out, (n, c) + tuple(input_size), g.dtype))
 
 
-@define("max_pool2d_gather")
+@define("max_pool2d_gather", memory=writes_out())
 def max_pool2d_gather(backend, v, index, out=None, *, input_size, kernel_size, stride,
                       padding, dilation):
     """``v`` read at each window's argmax (the adjoint of ``max_pool2d_scatter``)."""
@@ -80,7 +81,7 @@ def _divisor(size, kernel_size, stride, padding, count_include_pad, dtype):
     return (1.0 / np.multiply.outer(*counts)).astype(dtype)
 
 
-@define("avg_pool2d")
+@define("avg_pool2d", memory=writes_out())
 def avg_pool2d(backend, x, out=None, *, kernel_size, stride, padding, count_include_pad):
     """Mean of each window (padding counts in the divisor with ``count_include_pad``)."""
     out_hw = _out_size(x.shape[2:], kernel_size, stride, padding)
@@ -91,7 +92,7 @@ def avg_pool2d(backend, x, out=None, *, kernel_size, stride, padding, count_incl
     return y
 
 
-@define("avg_pool2d_transpose")
+@define("avg_pool2d_transpose", memory=writes_out())
 def avg_pool2d_transpose(backend, g, out=None, *, input_size, kernel_size, stride, padding,
                          count_include_pad):
     """Each window's share of ``g`` spread back over the window (the adjoint of

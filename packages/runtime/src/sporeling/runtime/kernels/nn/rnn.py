@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...kernel_registry import KernelMemory
 from ..table import define, output
 
 _GATES = {"lstm": 4, "gru": 3}
@@ -358,25 +359,25 @@ def _backward(ops: _Operands, caches):
     return out + [g for ws in d_weights for g in ws]
 
 
-@define("lstm")
+@define("lstm", memory=KernelMemory.FRESH)
 def lstm(backend, *inputs, out=None, **params):
     """LSTM over every layer and direction: ``(y, h_n, c_n)`` (see the module doc)."""
     return _run("lstm", backend, inputs, out, params)
 
 
-@define("gru")
+@define("gru", memory=KernelMemory.FRESH)
 def gru(backend, *inputs, out=None, **params):
     """GRU over every layer and direction: ``(y, h_n)`` (see the module doc)."""
     return _run("gru", backend, inputs, out, params)
 
 
-@define("lstm_grad")
+@define("lstm_grad", memory=KernelMemory.FRESH)
 def lstm_grad(backend, *inputs, out=None, **params):
     """LSTM's gradients by recomputation and back-propagation through time."""
     return _run_grad("lstm", backend, inputs, out, params)
 
 
-@define("gru_grad")
+@define("gru_grad", memory=KernelMemory.FRESH)
 def gru_grad(backend, *inputs, out=None, **params):
     """GRU's gradients by recomputation and back-propagation through time."""
     return _run_grad("gru", backend, inputs, out, params)

@@ -5,10 +5,10 @@ import numpy as np
 
 from sporeling.core import ShapeError
 
-from ..table import define, output
+from ..table import define, output, writes_out
 
 
-@define("softmax")
+@define("softmax", memory=writes_out())
 def softmax(backend, x, out=None, *, axis):
     y = output(backend, out, x.shape, x.dtype)
     np.subtract(x, np.max(x, axis=axis, keepdims=True), out=y)
@@ -17,7 +17,7 @@ def softmax(backend, x, out=None, *, axis):
     return y
 
 
-@define("log_softmax")
+@define("log_softmax", memory=writes_out())
 def log_softmax(backend, x, out=None, *, axis):
     y = output(backend, out, x.shape, x.dtype)
     np.subtract(x, np.max(x, axis=axis, keepdims=True), out=y)
@@ -61,7 +61,7 @@ def _count(valid, labels):
     return labels.size if valid is None else int(np.count_nonzero(valid))
 
 
-@define("softmax_cross_entropy")
+@define("softmax_cross_entropy", memory=writes_out())
 def softmax_cross_entropy(backend, x, labels, out=None, *, reduction, ignore_index):
     """``logsumexp(x) - x[label]`` per target from one shifted pass; mean, sum or none."""
     axis = 1 if x.ndim > 1 else 0
@@ -86,7 +86,8 @@ def softmax_cross_entropy(backend, x, labels, out=None, *, reduction, ignore_ind
     return y
 
 
-@define("softmax_cross_entropy_grad")
+# x - max(x) into out, then only out and the labels are read: out may be the logits
+@define("softmax_cross_entropy_grad", memory=writes_out(0))
 def softmax_cross_entropy_grad(backend, x, labels, ct, out=None, *, reduction, ignore_index):
     """``(softmax(x) - onehot(label)) * ct`` (``/ n`` for mean), 0 where ignored."""
     axis = 1 if x.ndim > 1 else 0

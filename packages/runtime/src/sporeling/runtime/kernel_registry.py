@@ -53,7 +53,8 @@ class KernelMemory:
 
     ``in_place`` (only with ``"out"``): input positions ``out`` may share memory with,
     because the kernel reads each element of that input before writing the same element
-    of ``out`` (ufuncs).
+    of ``out`` (ufuncs); ``"all"``: every input of the output's shape (a generated loop
+    over the output reading each operand at the index it writes).
     """
     kind: str = "opaque"
     in_place: tuple[int, ...] = ()
@@ -67,13 +68,18 @@ class KernelMemory:
         if self.in_place and self.kind != "out":
             raise PluginError("in-place positions need kind 'out'", got=repr(self.kind),
                               expected="KernelMemory.writes_out(in_place=...)")
-        if not all(isinstance(i, int) and i >= 0 for i in self.in_place):
+        if self.in_place != "all" and not all(isinstance(i, int) and i >= 0
+                                              for i in self.in_place):
             raise PluginError("bad in-place positions", expected="non-negative ints",
                               got=repr(self.in_place))
 
     @classmethod
-    def writes_out(cls, in_place: tuple[int, ...] = ()) -> "KernelMemory":
-        return cls("out", tuple(in_place))
+    def writes_out(cls, in_place: tuple[int, ...] | str = ()) -> "KernelMemory":
+        return cls("out", in_place if in_place == "all" else tuple(in_place))
+
+    def positions(self, n_inputs: int) -> tuple[int, ...]:
+        """The in-place positions of a call with ``n_inputs`` operands."""
+        return tuple(range(n_inputs)) if self.in_place == "all" else self.in_place
 
 
 KernelMemory.OUT = KernelMemory("out")

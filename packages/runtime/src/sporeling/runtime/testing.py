@@ -202,8 +202,8 @@ class _Check:
 
     def in_place(self) -> None:
         e = np.asarray(self.expected[0])
-        fits = [i for i in self.memory.in_place if i < len(self.case.inputs)
-                and np.shape(self.case.inputs[i]) == e.shape
+        fits = [i for i in self.memory.positions(len(self.case.inputs))
+                if np.shape(self.case.inputs[i]) == e.shape
                 and np.asarray(self.case.inputs[i]).dtype == e.dtype]
         for i in fits:
             inputs = self.inputs()

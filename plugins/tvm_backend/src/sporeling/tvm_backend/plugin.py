@@ -16,7 +16,8 @@ def sporeling_add_backends(backends) -> None:
 
 @impl
 def sporeling_add_kernels(kernels) -> None:
-    # writes its whole result into out= (never over an input: the loop reads inputs as it
-    # writes, so an aliased operand would be read after being overwritten)
+    # writes its whole result into out=, which may be any operand of the output's shape:
+    # the loop reads each operand at the index it writes (a smaller, broadcast operand is
+    # never given the output's buffer: the planner shares buffers of one shape only)
     kernels.add_kernel(TvmBackend.name, "fused_elementwise", fused_elementwise,
-                       memory=KernelMemory.writes_out())
+                       memory=KernelMemory.writes_out("all"))

@@ -31,8 +31,9 @@ from sporeling.runtime.executor import BufferSpec, Instruction, Program, build, 
 from ..core.primitive import MissingRuleError
 from ..ir import Const, Graph, verify
 from .decompose import decompose
-from .liveness import Step
+from .liveness import Step, analyse
 from .memplan import MemoryPlan, plan_memory
+from .updates import updates_in_place
 
 __all__ = ["LoweredProgram", "lower"]
 
@@ -107,7 +108,7 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
             kernel = backend.kernel(name)
             memory = backend.kernel_memory(name)  # declared with the kernel, per backend
             kind = "opaque" if memory.kind == "out" and multi else memory.kind
-            writes_over = memory.in_place if kind == "out" else ()
+            writes_over = memory.positions(len(ins)) if kind == "out" else ()
         elif prim.impl is not None:
             kernel = _impl_kernel(prim.impl)
         else:
@@ -132,6 +133,11 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
         prepare([(ins.name, ins.params, tuple(keys[s] for s in ins.inputs))
                  for ins in instructions])
     output_slots = tuple(slot(v) for v in graph.outputs)
+    into = updates_in_place([ins.name for ins in instructions], steps, input_slots,
+                            output_slots, analyse(steps, output_slots)) if plan else {}
+    for p in into:  # writes a Parameter's buffer: not planned, aliases its inputs
+        steps[p] = Step(steps[p].inputs, steps[p].outputs, "opaque")
+        sizes.pop(instructions[p].outputs[0], None)
     memory = plan_memory(steps, sizes if plan else {}, keys, output_slots,
                          alignment=alignment, in_place=in_place)
     for ins in instructions:
@@ -139,6 +145,8 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
         if offset is not None:
             aval = avals[ins.outputs[0]]
             ins.out = BufferSpec(offset, tuple(aval.shape), aval.dtype)
+    for p, target in into.items():
+        instructions[p].out = target
     program = Program(instructions, len(slot_of), input_slots, output_slots, constants,
                       memory.arena_bytes, backend, graph.name)
     return LoweredProgram(program, memory, slot_of, subs)

@@ -48,7 +48,9 @@ class BufferSpec:
 class Instruction:
     """``outputs = kernel(backend, *slots[inputs], out=<arena view>, **params)``.
 
-    ``out`` is set only for a single-result kernel that writes into a planned buffer;
+    ``out`` is set only for a single-result kernel that writes into a planned buffer, or
+    to an input slot whose buffer it writes when that buffer is writeable (a Parameter
+    updated in place; otherwise the kernel allocates);
     ``multiple_results`` says the kernel returns a tuple (one value per output slot).
     ``name`` and ``where`` (the user's source line) only serve error messages.
     """
@@ -56,7 +58,7 @@ class Instruction:
     inputs: tuple
     outputs: tuple
     params: dict = field(default_factory=dict)
-    out: BufferSpec | None = None
+    out: BufferSpec | int | None = None
     multiple_results: bool = False
     name: str = ""
     where: str | None = None
@@ -100,8 +102,12 @@ class Program:
             for k in ins.params:
                 if not k.isidentifier() or keyword.iskeyword(k) or k == "out":
                     raise ProgramError("bad parameter name", where=where, got=repr(k))
-            if ins.out is not None and (ins.multiple_results or ins.out.offset < 0 or
-                                        ins.out.offset + ins.out.nbytes > self.arena_bytes):
+            if isinstance(ins.out, int):
+                if ins.multiple_results or ins.out not in self.input_slots:
+                    raise ProgramError("out= an input slot that is not one", where=where,
+                                       expected=f"one of {self.input_slots}", got=ins.out)
+            elif ins.out is not None and (ins.multiple_results or ins.out.offset < 0 or
+                                          ins.out.offset + ins.out.nbytes > self.arena_bytes):
                 raise ProgramError("planned buffer outside the arena", where=where,
                                    expected=f"within {self.arena_bytes} bytes", got=ins.out)
         for s in self.output_slots:

@@ -112,7 +112,10 @@ class _Builder:
         for i, ins in enumerate(p.instructions):
             ns[f"k{i}"] = ins.kernel
             call = ["B"] + [f"s{s}" for s in ins.inputs]
-            if ins.out is not None:
+            if isinstance(ins.out, int):  # an input's own buffer, if the caller's is writeable
+                ns["W"] = _writeable
+                call.append(f"out=W(s{ins.out})")
+            elif ins.out is not None:
                 if f"o{i}" not in ns:
                     ns[f"o{i}"] = self.view(ins.out)
                 call.append(f"out=o{i}")
@@ -142,6 +145,11 @@ class _Builder:
         _remember_source(filename, source)
         exec(code, ns)
         return ns[name], line_of
+
+
+def _writeable(buffer):
+    flags = getattr(buffer, "flags", None)
+    return buffer if flags is None or flags.writeable else None
 
 
 _SOURCES: collections.deque = collections.deque()

@@ -11,6 +11,8 @@ from .table import define
 
 @define("assign")
 def assign(backend, ref, value, out=None):
+    if value is ref:  # its producer wrote it there (Graph mode's in-place updates)
+        return ref
     if isinstance(ref, np.ndarray) and ref.flags.writeable:
         np.copyto(ref, value)
         return ref

@@ -2,9 +2,12 @@
 
 ``ms.jit(fn, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False,
 backend="", **options)``, also ``@ms.jit(jit_level="O1")`` as a decorator factory. The
-keywords are validated as 2.10 validates them and change nothing: Sporeling compiles every
-``capture_mode`` with its one tracer, runs one pass pipeline (``jit_level``), compiles per
-input signature and caches each graph (``dynamic``), has one backend and one syntax level
+keywords are validated as 2.10 validates them. ``jit_level``, when given, is the function's
+own level (O0: no fusion; O1: fused; see ``sporeling.compiler.jit_levels``); left out, the
+context's ``jit_level`` decides (O1 unless set: Sporeling's default stays fused, where 2.10's
+signature says "O0"). The others change nothing: Sporeling compiles every ``capture_mode``
+with its one tracer, compiles per input signature and caches each graph (``dynamic``),
+picks kernels through the context's ``backend`` (not ``backend=``) and has one syntax level
 (``fullgraph``)."""
 from __future__ import annotations
 
@@ -13,6 +16,14 @@ from sporeling.expression import jit as _sx_jit
 __all__ = ["jit"]
 
 _CAPTURE_MODES = ("ast", "bytecode", "trace")
+
+
+class _ContextLevel(str):
+    """``jit_level``'s default: 2.10's "O0" as the signature shows it; left at it, the
+    function compiles at the context's ``jit_level`` (see the module doc)."""
+
+
+_UNSET_LEVEL = _ContextLevel("O0")
 _JIT_LEVELS = ("O0", "O1")
 _BACKENDS = ("", "ms_backend", "GE")
 
@@ -38,14 +49,15 @@ def _check(capture_mode, jit_level, dynamic, fullgraph, backend):
                          f"but got {backend!r}.")
 
 
-def jit(function=None, *, capture_mode: str = "ast", jit_level: str = "O0", dynamic: int = 0,
-        fullgraph: bool = False, backend: str = "", **options):
+def jit(function=None, *, capture_mode: str = "ast", jit_level: str = _UNSET_LEVEL,
+        dynamic: int = 0, fullgraph: bool = False, backend: str = "", **options):
     """Compile ``function`` (a function, a method, a Cell's ``construct``) on its first call
-    per input signature, as ``sporeling.expression.jit``; the keywords are MindSpore 2.10's,
-    validated, and change nothing (see the module doc). ``options`` (``exec_order``,
-    ``infer_boost``, the deprecated ``mode``/``input_signature``/``jit_config``, ...) are
-    accepted and ignored."""
+    per input signature, as ``sporeling.expression.jit``, at ``jit_level`` when given (else
+    the context's); the other keywords are MindSpore 2.10's, validated, and change nothing
+    (see the module doc). ``options`` (``exec_order``, ``infer_boost``, the deprecated
+    ``mode``/``input_signature``/``jit_config``, ...) are accepted and ignored."""
     _check(capture_mode, jit_level, dynamic, fullgraph, backend)
+    level = None if jit_level is _UNSET_LEVEL else str(jit_level)
     if function is None:
-        return lambda fn: _sx_jit(fn)
-    return _sx_jit(function)
+        return lambda fn: _sx_jit(fn, jit_level=level)
+    return _sx_jit(function, jit_level=level)

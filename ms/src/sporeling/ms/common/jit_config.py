@@ -1,6 +1,9 @@
 """``ms.JitConfig``: MindSpore 2.10's compile options, validated and kept in
-``jit_config_dict`` (what ``Cell.set_jit_config`` and ``data_sink`` take). Sporeling has one
-pass pipeline and one syntax level, so the values are recorded and change nothing."""
+``jit_config_dict`` (what ``Cell.set_jit_config``, ``data_sink`` and ``set_context(jit_config=)``
+take). ``jit_level`` selects how the graph compiles -- O0 no fusion, O1 fused, O2 fused with
+native code where a code generator is installed (``sporeling.compiler.jit_levels``); ""
+leaves it to the context's ``jit_level``. The other values are recorded and change nothing
+(Sporeling has one execution mode and one syntax level)."""
 from __future__ import annotations
 
 __all__ = ["JitConfig"]
@@ -29,6 +32,11 @@ class JitConfig:
                                  f"{list(_CHOICES[name])}, but got {value!r}.")
         self.jit_config_dict = dict(given)
         self.jit_config_dict.update({k: str(v) for k, v in kwargs.items()})
+
+    @property
+    def level(self) -> str | None:
+        """The ``jit_level`` to compile at; None leaves it to the context."""
+        return self.jit_config_dict["jit_level"] or None
 
     def __repr__(self) -> str:
         return f"JitConfig({self.jit_config_dict})"

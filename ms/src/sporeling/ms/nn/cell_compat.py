@@ -141,12 +141,16 @@ class CellCompatMixin:
         return self
 
     def set_jit_config(self, jit_config) -> None:
-        """Keep a ``JitConfig``'s options in ``jit_config_dict``."""
+        """Keep a ``JitConfig``'s options in ``jit_config_dict``; its ``jit_level`` is the
+        level this Cell compiles at when called in Graph mode ("": the context's)."""
+        from sporeling.expression.graph.cell_call import cache_of
+
         from ..common.jit_config import JitConfig
         if not isinstance(jit_config, JitConfig):
             raise TypeError(f"For 'set_jit_config', the argument 'jit_config' must be a "
                             f"JitConfig, but got {type(jit_config).__name__}.")
         self.__dict__["_jit_config_dict"] = dict(jit_config.jit_config_dict)
+        cache_of(self).set_jit_level(jit_config.level)
 
     def recompute(self, **kwargs) -> None:
         """Mark this cell and its sub-cells recomputed in the backward pass instead of

@@ -99,15 +99,16 @@ def connect_network_with_dataset(network, dataset_helper):
 def data_sink(fn, dataset, sink_size=1, jit_config=None, input_signature=None):
     """A function that, each call, runs ``fn(*inputs)`` on the next ``sink_size`` batches of
     ``dataset`` (restarting it when exhausted) and returns the last result. ``jit_config``
-    compiles ``fn`` with ``ms.jit``; ``input_signature`` is checked against each batch."""
+    compiles ``fn`` with ``jit`` at its ``jit_level``; ``input_signature`` is checked against
+    each batch."""
     if not callable(fn):
         raise TypeError(f"For 'data_sink', 'fn' must be callable, but got "
                         f"{type(fn).__name__}.")
     _positive_int("sink_size", sink_size, "data_sink")
     helper = DatasetHelper(dataset, True, sink_size)
     if jit_config is not None:
-        from ..common.api import jit
-        fn = jit(fn)
+        from sporeling.expression import jit
+        fn = jit(fn, jit_level=getattr(jit_config, "level", None))
     signature = None
     if input_signature is not None:
         signature = input_signature if isinstance(input_signature, (list, tuple)) \

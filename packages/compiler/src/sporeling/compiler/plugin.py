@@ -11,12 +11,6 @@ from . import hookspecs
 HOOKSPECS = hookspecs
 
 
-def _level(value) -> str:
-    if value not in ("O0", "O1"):
-        raise ValueError("")
-    return value
-
-
 def _save_graphs(value):
     if isinstance(value, bool):
         return value
@@ -27,10 +21,10 @@ def _save_graphs(value):
 
 @impl
 def sporeling_add_context_options(options) -> None:
-    options.add_option("graph_opt_level", "O1", convert=_level,
-                       doc="Which graph passes run: O0 only what correctness needs "
-                           "(shape/dtype inference, verification), O1 all.",
-                       valid='"O0" or "O1"')
+    # the name this package had for core's jit_level (one knob: see jit_levels.py)
+    options.add_alias("graph_opt_level", "jit_level",
+                      doc="Another name of jit_level (which graph passes run), kept for "
+                          "existing scripts.")
     options.add_option("save_graphs", False, convert=_save_graphs,
                        doc="Write the IR before and after each pass: False, True "
                            "(./sporeling_ir) or a directory (SPORELING_DUMP_IR wins).",

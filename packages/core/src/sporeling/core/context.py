@@ -1,8 +1,10 @@
 """The one place for settings: ``set_context``, ``get_context`` and ``with context(...)``.
 
-Core declares ``mode``, ``device_target``, ``device_id`` and ``max_call_depth``; every other
-package declares its own keys through the ``sporeling_add_context_options`` hook. An unknown
-key, or a bad value for a known one, raises :class:`ContextError` listing what is valid.
+Core declares ``mode``, ``device_target``, ``device_id``, ``max_call_depth`` and
+``jit_level``; every other package declares its own keys through the
+``sporeling_add_context_options`` hook. An unknown key, or a bad value for a known one,
+raises :class:`ContextError` listing what is valid. A key may have an *alias*, another name
+for the same value (``graph_opt_level`` for ``jit_level``): setting either sets both.
 
     >>> from sporeling.core import set_context, get_context, context, GRAPH_MODE
     >>> with context(mode=GRAPH_MODE):
@@ -35,12 +37,14 @@ PYNATIVE_MODE = 1
 
 @dataclass(frozen=True)
 class ContextOption:
-    """One settable key: its default, a converter that validates, and what is valid."""
+    """One settable key: its default, a converter that validates, and what is valid; or,
+    with ``alias_of``, another name of the key so named."""
     name: str
     default: Any
     convert: Callable[[Any], Any]
     valid: str
     doc: str
+    alias_of: str | None = None
 
     def check(self, value: Any) -> Any:
         try:
@@ -79,6 +83,13 @@ class ContextOptions(Registry[ContextOption]):
                               f"{self.source!r}", expected=valid, got=repr(default)) from exc
         self.add(name, option, replace=replace)
 
+    def add_alias(self, name: str, target: str, *, doc: str) -> None:
+        """Declare ``name`` as another name of the key ``target`` (declared by this plugin or
+        one loaded before): one value, set and read through either. ``get_context()``
+        lists the key under ``target`` only."""
+        self.add(name, ContextOption(name, None, lambda v: v, f"as for {target!r}", doc,
+                                     alias_of=target))
+
 
 def _from_choices(choices: dict[str, Any]) -> Callable[[Any], Any]:
     def convert(value):
@@ -101,6 +112,7 @@ _version = [0]  # bumped on every change, so hot paths can cache what they deriv
 
 
 def _option(key: str) -> ContextOption:
+    """The option of ``key``, the aliased one for an alias."""
     options = _options()
     if key not in options:
         close = difflib.get_close_matches(key, options.names(), n=1)
@@ -109,12 +121,16 @@ def _option(key: str) -> ContextOption:
         raise ContextError(f"unknown key {key!r}", op="set_context",
                            expected=f"one of {', '.join(options.names())}", got=repr(key),
                            hint=hint)
-    return options[key]
+    option = options[key]
+    return option if option.alias_of is None else _option(option.alias_of)
 
 
 def set_context(**kwargs: Any) -> None:
     """Set one or more keys. All are validated before any is applied."""
-    checked = {key: _option(key).check(value) for key, value in kwargs.items()}
+    checked = {}
+    for key, value in kwargs.items():
+        option = _option(key)
+        checked[option.name] = option.check(value)
     _values.update(checked)
     _version[0] += 1
 
@@ -122,10 +138,12 @@ def set_context(**kwargs: Any) -> None:
 def get_context(key: str | None = None) -> Any:
     """The value of ``key``; with no key, a dict of every key's value."""
     if key is None:
-        return {name: _values.get(name, opt.default) for name, opt in _options().items()}
+        return {name: _values.get(name, opt.default) for name, opt in _options().items()
+                if opt.alias_of is None}
     if key in _values:
         return _values[key]
-    return _option(key).default
+    option = _option(key)
+    return _values.get(option.name, option.default)
 
 
 def context_version() -> int:
@@ -136,16 +154,17 @@ def context_version() -> int:
 @contextlib.contextmanager
 def context(**kwargs: Any):
     """Temporarily set keys; the previous values come back on exit, even after an error."""
-    before = {key: _values[key] for key in kwargs if key in _values}
+    names = {_option(key).name for key in kwargs}  # an alias restores the key it names
+    before = {name: _values[name] for name in names if name in _values}
     set_context(**kwargs)
     try:
         yield
     finally:
-        for key in kwargs:
-            if key in before:
-                _values[key] = before[key]
+        for name in names:
+            if name in before:
+                _values[name] = before[name]
             else:
-                _values.pop(key, None)
+                _values.pop(name, None)
         _version[0] += 1
 
 

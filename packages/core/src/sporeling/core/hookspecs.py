@@ -17,7 +17,9 @@ def sporeling_add_context_options(options: "ContextOptions") -> None:
     Call ``options.add_option(name, default, doc=..., valid=..., convert=...)`` per key;
     ``convert`` returns the normalised value or raises ``ValueError``/``TypeError``. A key
     another plugin already declared drops the later plugin (see ``sporeling plugins``)
-    unless ``replace=True`` redeclares it on purpose.
+    unless ``replace=True`` redeclares it on purpose. ``options.add_alias(name, target,
+    doc=...)`` declares another name of an existing key (one value, read and set through
+    either).
     """
 
 

@@ -10,6 +10,10 @@ from .hooks import DISABLE_ENV, PluginWarning, get_plugin_host, impl
 
 HOOKSPECS = hookspecs
 
+JIT_LEVELS = ("O0", "O1", "O2")
+"""``jit_level``'s values, from least to most optimised (what each does: the compiler's
+``sporeling.compiler.jit_levels``)."""
+
 
 def _positive_int(value) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
@@ -42,6 +46,12 @@ def sporeling_add_context_options(options) -> None:
     options.add_option("max_call_depth", 1000, convert=_positive_int,
                        doc="Deepest nesting of calls a compiled graph may have.",
                        valid="a positive int")
+    options.add_option("jit_level", "O1", choices={level: level for level in JIT_LEVELS},
+                       doc="How Graph mode compiles (MindSpore's names): O0 kernel by kernel "
+                           "with only the passes correctness needs, O1 also the optimising "
+                           "passes (fusion...), O2 O1's passes and native code for the "
+                           "fused kernels (an installed code generator: tvm), else O1.",
+                       valid='"O0", "O1" or "O2"')
 
 
 def _print_plugins(args) -> int:

@@ -41,6 +41,8 @@ class Backend(abc.ABC):
     name: ClassVar[str]
     device_target: ClassVar[str]
     priority: ClassVar[int] = 0
+    native: ClassVar[bool] = False
+    """Generates native code for Graph mode's programs: what ``jit_level="O2"`` lowers on."""
 
     @abc.abstractmethod
     def allocate(self, shape, dtype=np.float32, persistent: bool = False) -> Any:

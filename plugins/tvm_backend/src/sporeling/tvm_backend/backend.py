@@ -18,7 +18,8 @@ __all__ = ["TvmBackend"]
 
 class TvmBackend(StackedBackend):
     name = "tvm"
-    priority = -1  # chosen by name; the default stays oneDNN's (1) or NumPy's (0)
+    priority = -1  # chosen by name or by jit_level="O2"; the default stays oneDNN's (1)
+    native = True
     log_name = "sporeling.tvm"
 
     @property

@@ -4,8 +4,10 @@ may depend on tensors (see :mod:`.transform` and :mod:`.runtime`).
 The function's source is parsed, rewritten and compiled with its original file name and
 line numbers, so tracebacks, errors and the IR's source lines point at the user's code. The
 result shares the original's globals and closure cells. Conversions are cached per code
-object; a function without control flow (nor calls of user functions that have some) is
-returned unchanged, and so is anything whose source is unavailable (builtins, lambdas).
+object, and on disk for later processes (:mod:`.disk_cache`: a second process reads no
+source and rewrites nothing); a function without control flow (nor calls of user functions
+that have some) is returned unchanged, and so is anything whose source is unavailable
+(builtins, lambdas).
 
     >>> import numpy as np
     >>> from sporeling.compiler import ops
@@ -21,21 +23,27 @@ from __future__ import annotations
 
 import ast
 import inspect
+import logging
 import textwrap
 import types
 import weakref
 
 from . import runtime
 from .analysis import has_control_flow
+from .disk_cache import DiskEntry, module_from, rewrite_record
 from .flags import rewrite_flags
 from .transform import Converter
 
 __all__ = ["convert", "is_converted"]
 
+log = logging.getLogger("sporeling.compiler.frontend")
+
 _NOT_GENERAL = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _CODE_CACHE: dict = {}  # (code, owner class) -> converted code object, or None
+_SUMMARIES: dict = {}  # code -> _Summary, or None (no source)
 _FN_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _SP_CELL = types.CellType(runtime)
+_CONVERTED = "_sp_converted"  # the converted function's name in the rewritten module
 _SKIP = ("sporeling.", "numpy", "ml_dtypes", "builtins", "functools", "typing", "abc",
          "collections", "inspect", "importlib", "_pytest", "pytest")
 
@@ -74,8 +82,6 @@ def _convert(fn, owner):
 
 def _parse(fn) -> ast.FunctionDef | None:
     code = fn.__code__
-    if fn.__name__ == "<lambda>" or code.co_flags & _NOT_GENERAL:
-        return None
     try:
         # the code's own source: inspect.getsource(fn) would follow __wrapped__ (a
         # functools.wraps wrapper, such as grad's, would be read as the function it wraps)
@@ -90,13 +96,70 @@ def _parse(fn) -> ast.FunctionDef | None:
     return node
 
 
+class _Summary:
+    """What conversion needs to know of a function: whether it has control flow of its own,
+    the calls that may reach some (``("name", f)`` or ``("self", m)``), its tree while not
+    yet rewritten, its rewrite once made, and its disk entry (:mod:`.disk_cache`)."""
+    __slots__ = ("own", "calls", "node", "rewrite", "disk", "dirty")
+
+    def __init__(self, own, calls, node, rewrite, disk, dirty):
+        self.own, self.calls, self.node = own, calls, node
+        self.rewrite, self.disk, self.dirty = rewrite, disk, dirty
+
+    def save(self) -> None:
+        if self.dirty:
+            self.disk.save(self.own, self.calls, self.rewrite)
+            self.dirty = False
+
+
+def _calls(node: ast.FunctionDef) -> tuple:
+    """The calls of user functions ``node`` may make: of a name, or of a method of its
+    first parameter (``self.m``), in order, once each."""
+    first = node.args.args[0].arg if node.args.args else None
+    calls = {}
+    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+        if isinstance(call.func, ast.Name):
+            calls["name", call.func.id] = None
+        elif isinstance(call.func, ast.Attribute) and \
+                isinstance(call.func.value, ast.Name) and call.func.value.id == first:
+            calls["self", call.func.attr] = None
+    return tuple(calls)
+
+
+def _summary(fn) -> _Summary | None:
+    """``fn``'s summary: from memory, from its disk entry, else from its source (None
+    when it has none)."""
+    code = fn.__code__
+    if code in _SUMMARIES:
+        return _SUMMARIES[code]
+    summary = None
+    # (by the code's name: a functools.wraps wrapper of a lambda is named "<lambda>" too)
+    if code.co_name != "<lambda>" and not code.co_flags & _NOT_GENERAL:
+        disk = DiskEntry(fn)
+        record = disk.load()
+        if record is not None:
+            summary = _Summary(record["own"], tuple(map(tuple, record["calls"])), None,
+                               record["rewrite"], disk, dirty=False)
+        else:
+            node = _parse(fn)
+            if node is not None:
+                own = has_control_flow(node)
+                # the tree is kept for the rewrite only where one is certain
+                summary = _Summary(own, _calls(node), node if own else None, None, disk,
+                                   dirty=disk.enabled)
+    _SUMMARIES[code] = summary
+    return summary
+
+
 def _converted_code(fn, owner):
     key = (fn.__code__, owner)
     if key in _CODE_CACHE:
         return _CODE_CACHE[key]
-    node = _parse(fn)
-    needed = node is not None and _needs(fn, node, owner, set())
-    code = _compile(fn, node) if needed else None
+    summary = _summary(fn)
+    needed = summary is not None and _needs(fn, summary, owner, set())
+    code = _compile(fn, summary) if needed else None
+    if summary is not None:
+        summary.save()
     # "nothing to convert" may depend on the closure (grad's wrapper calls whatever it
     # wraps): then it holds for this function object only, not for every one of its code
     if code is not None or not fn.__closure__:
@@ -104,29 +167,26 @@ def _converted_code(fn, owner):
     return code
 
 
-def _needs(fn, node, owner, seen) -> bool:
+def _needs(fn, summary: _Summary, owner, seen) -> bool:
     """Control flow in ``fn`` or in a user function it calls by name or as ``self.m``."""
     if fn.__code__ in seen:
         return False
     seen.add(fn.__code__)
-    if has_control_flow(node):
+    if summary.own:
         return True
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    first = node.args.args[0].arg if node.args.args else None
-    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+    for kind, name in summary.calls:
         target = None
-        if isinstance(call.func, ast.Name):
-            name = call.func.id
+        if kind == "name":
             cell = cells.get(name)
             try:
                 target = cell.cell_contents if cell is not None else fn.__globals__.get(name)
             except ValueError:  # an empty cell
                 target = None
-        elif isinstance(call.func, ast.Attribute) and owner is not None and \
-                isinstance(call.func.value, ast.Name) and call.func.value.id == first:
-            target = inspect.getattr_static(owner, call.func.attr, None)
+        elif owner is not None:
+            target = inspect.getattr_static(owner, name, None)
         if is_user_function(target):
-            sub = _parse(target)
+            sub = _summary(target)
             if sub is not None and _needs(target, sub, owner, seen):
                 return True
     return False
@@ -152,13 +212,33 @@ class _Mangle(ast.NodeTransformer):
         return node
 
 
-def _compile(fn, node: ast.FunctionDef):
+def _compile(fn, summary: _Summary):
+    """The code of ``fn`` converted, from its rewrite when made before (in this process or,
+    through its disk entry, in another), else from its source."""
+    if summary.rewrite is not None:
+        try:
+            return _code_of(module_from(summary.rewrite), fn)
+        except (SyntaxError, ValueError, TypeError, KeyError, StopIteration) as error:
+            log.info("stored rewrite of %s unusable (%s): converting again",
+                     fn.__qualname__, error)
+    node = summary.node if summary.node is not None else _parse(fn)
+    summary.node = None  # the rewrite changes the tree: it is used once
+    if node is None:  # its source went away since it was summarised
+        return None
+    module = _rewrite(fn, node)
+    summary.rewrite = rewrite_record(module) if summary.disk.enabled else None
+    summary.dirty = summary.disk.enabled
+    return _code_of(module, fn)
+
+
+def _rewrite(fn, node: ast.FunctionDef) -> ast.Module:
+    """The module defining ``_sp_factory(*freevars, _sp)``, which returns ``fn`` converted."""
     node.decorator_list = []
     parts = fn.__qualname__.split(".")
     if len(parts) > 1 and parts[-2] != "<locals>":
         _Mangle(parts[-2]).visit(node)
     filename = fn.__code__.co_filename
-    node.name = "_sp_converted"  # not fn's name: that is bound outside (recursion)
+    node.name = _CONVERTED  # not fn's name: that is bound outside (recursion)
     users = not (fn.__module__ or "").startswith("sporeling.")  # not Sporeling's own code
     rewrite_flags(node, lambda n: f"{filename}:{n.lineno} in {fn.__qualname__}", checks=users)
     Converter(node, filename, fn.__qualname__, guards=users).run()
@@ -170,12 +250,16 @@ def _compile(fn, node: ast.FunctionDef):
         body=[node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
         decorator_list=[], returns=None)
     module = ast.Module(body=[ast.copy_location(factory, node)], type_ignores=[])
-    ast.fix_missing_locations(module)
-    code = compile(module, filename, "exec")
+    return ast.fix_missing_locations(module)
+
+
+def _code_of(module: ast.Module, fn):
+    """The converted function's code, compiled out of ``_rewrite``'s module."""
+    code = compile(module, fn.__code__.co_filename, "exec")
     outer = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     code = next(c for c in outer.co_consts
-                if isinstance(c, types.CodeType) and c.co_name == node.name)
-    return _renamed(code, f"{outer.co_name}.<locals>.{node.name}", fn.__qualname__,
+                if isinstance(c, types.CodeType) and c.co_name == _CONVERTED)
+    return _renamed(code, f"{outer.co_name}.<locals>.{_CONVERTED}", fn.__qualname__,
                     fn.__name__)
 
 

@@ -1,11 +1,11 @@
 """Graph passes and the pass manager.
 
 :func:`optimize` runs every registered pass in stages (canonicalize -> simplify -> fusion ->
-cleanup), filtered by the optimisation level (``O0``: shape and dtype inference and
-verification only; ``O1``: everything). Passes come from plugins through the
-``sporeling_add_passes`` hook -- the compiler's own included (:mod:`sporeling.compiler.plugin`).
-A pass is a :class:`Pass` value: a function over the IR, or a rewrite table made into one
-by :func:`rewrite_pass`.
+cleanup), filtered by the optimisation level, the context's ``jit_level`` (``O0``: shape
+and dtype inference and verification only; ``O1`` and ``O2``: everything). Passes come
+from plugins through the ``sporeling_add_passes`` hook -- the compiler's own included
+(:mod:`sporeling.compiler.plugin`). A pass is a :class:`Pass` value: a function over the
+IR, or a rewrite table made into one by :func:`rewrite_pass`.
 
     >>> import numpy as np
     >>> from sporeling.compiler import ops

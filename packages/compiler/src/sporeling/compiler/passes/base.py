@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from sporeling.core import PluginError, Registry
+from sporeling.core.plugin import JIT_LEVELS
 
 from ..ir import Graph
 
@@ -24,8 +25,10 @@ __all__ = ["STAGES", "LEVELS", "Pass", "PassContext", "PassRegistry"]
 STAGES = ("canonicalize", "simplify", "fusion", "cleanup")
 """The stages in the order they run; ``simplify`` repeats until nothing changes."""
 
-LEVELS = ("O0", "O1")
-"""O0: only what correctness needs (shape and dtype inference, verification); O1: all."""
+LEVELS = JIT_LEVELS
+"""``jit_level``'s values: O0 runs only what correctness needs (shape and dtype inference,
+verification); O1 all; O2 O1's passes too (and any pass declared for O2 only: native code
+is chosen at lowering, see :mod:`sporeling.compiler.jit_levels`)."""
 
 
 @dataclass

@@ -97,12 +97,12 @@ def _run(p: Pass, graph: Graph, ctx: PassContext, dumper: _Dumper, check: bool) 
 def optimize(graph: Graph, level: str | None = None, name: str | None = None, *,
              passes: PassRegistry | None = None, only: Iterable[str] | None = None,
              verify_each: bool | None = None, ctx: PassContext | None = None) -> Graph:
-    """``graph`` after the passes of ``level`` (default: ``graph_opt_level``).
+    """``graph`` after the passes of ``level`` (default: the context's ``jit_level``).
 
     ``name`` labels the dumps (default: the graph's name); ``passes`` replaces the
     registered passes, ``only`` restricts them to some names; ``ctx`` collects statistics.
     """
-    level = level if level is not None else _context("graph_opt_level", "O1")
+    level = level if level is not None else _context("jit_level", "O1")
     if level not in LEVELS:
         raise SporelingError("unknown optimisation level", op="optimize",
                              expected=" or ".join(LEVELS), got=repr(level))

@@ -20,9 +20,10 @@ import numpy as np
 from sporeling.compiler.core import locate
 from sporeling.compiler.core.stack import STACK
 from sporeling.compiler.ir import flatten, unflatten
-from sporeling.compiler.pipeline import compile_graph
+from sporeling.compiler.jit_levels import check_level, compile_at
 from sporeling.core import context_version, get_context
 
+from ..structure_epoch import EPOCH
 from ..tensor.tensor import Tensor, wrap
 from .effects import aliased_param_inputs
 from .tracing import is_array_leaf, trace
@@ -41,12 +42,13 @@ def cell_signature(cell) -> tuple:
 
 class _Entry:
     __slots__ = ("executable", "traced", "param_avals", "cells", "compile_seconds",
-                 "copied")
+                 "copied", "checked_at")
 
     def __init__(self, executable, traced, cells, seconds):
         self.executable, self.traced, self.compile_seconds = executable, traced, seconds
         self.param_avals = [(p._data.shape, p._data.dtype) for p in traced.params]
         self.cells = [(weakref.ref(c), cell_signature(c)) for c in cells]
+        self.checked_at = -1  # the structure epoch at which the guards last held
         # Parameters written in place whose old buffer an output would return (effects.py)
         n_args, params = traced.n_args, traced.params
         written = {n_args + i for i, p in enumerate(params)
@@ -57,6 +59,14 @@ class _Entry:
             range(n_args, n_args + len(params)), written, executable.program.program.backend)
 
     def valid(self) -> bool:
+        if self.checked_at == EPOCH[0]:  # nothing the guards read has changed since
+            return True
+        if self._guards_hold():
+            self.checked_at = EPOCH[0]
+            return True
+        return False
+
+    def _guards_hold(self) -> bool:
         for p, (shape, dtype) in zip(self.traced.params, self.param_avals):
             data = p._data
             if data.shape != shape or data.dtype != dtype:
@@ -102,6 +112,12 @@ def _store(param, value) -> None:
 
 
 _CONTEXT_KEY: list = [-1, None]
+_FAST_ENTRIES = 64  # signatures remembered per function (see CompiledFunction.call)
+
+
+def _layer_keys() -> tuple:
+    return tuple(layer.compile_key() for layer in STACK.layers
+                 if layer.compile_key is not None)
 
 
 def _ambient_key() -> tuple:
@@ -111,8 +127,7 @@ def _ambient_key() -> tuple:
     version = context_version()
     if _CONTEXT_KEY[0] != version:
         _CONTEXT_KEY[:] = [version, tuple(sorted((k, repr(v)) for k, v in get_context().items()))]
-    return _CONTEXT_KEY[1], tuple(layer.compile_key() for layer in STACK.layers
-                                  if layer.compile_key is not None)
+    return _CONTEXT_KEY[1], _layer_keys()
 
 
 def _refuse_generators(static_outputs: list, name: str) -> None:
@@ -142,9 +157,18 @@ class CompiledFunction:
     def __init__(self, name: str):
         self.name = name
         self._entries: dict = {}
+        self._fast: dict = {}  # call signature -> entry (see call)
         self.compile_count = 0
         self.compile_seconds = 0.0
         self.last_entry: _Entry | None = None
+        self.jit_level: str | None = None  # this function's own (None: the context's)
+
+    def set_jit_level(self, level: str | None) -> None:
+        """Compile at ``level`` from now on (None: the context's ``jit_level``); graphs
+        compiled at another level are dropped."""
+        if level != self.jit_level:
+            self.jit_level = None if level is None else check_level(level)
+            self.clear()
 
     def key(self, args: tuple, kwargs: dict, extra) -> tuple | None:
         """``(key, arrays)``, or None when an argument is itself a traced value."""
@@ -170,11 +194,28 @@ class CompiledFunction:
 
     def call(self, fn, args: tuple, kwargs: dict, extra=()):
         """``fn(*args, **kwargs)`` through the cache (compiling on a miss)."""
+        if not kwargs:  # the common call, Tensors in and nothing else: a signature of
+            # their shapes and dtypes finds the entry without walking the arguments' tree
+            try:
+                arrays = [a._data for a in args]
+                signature = (extra, context_version(), _layer_keys() if STACK.layers else (),
+                             *[(x.shape, x.dtype, type(x)) for x in arrays])
+                entry = self._fast.get(signature)
+            except (AttributeError, TypeError):  # not a Tensor; an unhashable extra
+                signature = entry = None
+            if entry is not None and entry.valid():
+                self.last_entry = entry
+                return entry.run(arrays)
         found = self.key(args, kwargs, extra)
         if found is None:
             return fn(*args, **kwargs)
         key, arrays = found
-        return self._entry(fn, args, kwargs, key).run(arrays)
+        entry = self._entry(fn, args, kwargs, key)
+        if not kwargs and signature is not None and all(type(x) is _ndarray for x in arrays):
+            if len(self._fast) >= _FAST_ENTRIES:  # stale context versions, many shapes
+                self._fast.clear()
+            self._fast[signature] = entry
+        return entry.run(arrays)
 
     def prepare(self, fn, args: tuple, kwargs: dict, extra=()) -> bool:
         """Compile ``fn`` for these arguments without running it (a cached graph is kept);
@@ -205,7 +246,7 @@ class CompiledFunction:
         try:
             traced, cells = trace(fn, args, kwargs, self.name)
             _refuse_generators(traced.out_static, self.name)
-            executable = compile_graph(traced.graph)
+            executable = compile_at(traced.graph, self.jit_level)
         except Exception as exc:
             locate(exc, traceback=True)  # the user's line the trace failed at, if none yet
             exc.add_note(f"(while compiling {self.name} for Graph mode; the same code runs "
@@ -235,4 +276,5 @@ class CompiledFunction:
     def clear(self) -> None:
         """Forget every compiled graph (the next call compiles again)."""
         self._entries.clear()
+        self._fast.clear()
         self.last_entry = None

@@ -42,12 +42,13 @@ __all__ = ["jit", "JitFunction"]
 class JitFunction:
     """A compiled function: call it like the original (see :func:`jit`)."""
 
-    def __init__(self, fn, owner=None):
+    def __init__(self, fn, owner=None, jit_level=None):
         functools.update_wrapper(self, fn, updated=())
         self._fn = fn
         self._owner = owner
         self._cache = CompiledFunction(getattr(fn, "__qualname__", None) or
                                        getattr(fn, "__name__", "jit"))
+        self._cache.set_jit_level(jit_level)
         self._bound: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
         self._traced = None  # the converted function, made on first use
 
@@ -57,9 +58,10 @@ class JitFunction:
         try:
             bound = self._bound.get(obj)
         except TypeError:  # not weak-referenceable: a fresh cache per access
-            return JitFunction(self._fn.__get__(obj, objtype), owner=obj)
+            return JitFunction(self._fn.__get__(obj, objtype), obj, self.jit_level)
         if bound is None:
-            bound = self._bound[obj] = JitFunction(self._fn.__get__(obj, objtype), owner=obj)
+            bound = self._bound[obj] = JitFunction(self._fn.__get__(obj, objtype), obj,
+                                                   self.jit_level)
         return bound
 
     def __call__(self, *args, **kwargs):
@@ -71,6 +73,8 @@ class JitFunction:
             self._traced = _Traced(converted(self._fn), self._owner)
         return self._cache.call(self._traced, args, kwargs)
 
+    jit_level = property(lambda self: self._cache.jit_level,
+                         doc="This function's own jit_level (None: the context's).")
     compile_count = property(lambda self: self._cache.compile_count,
                              doc="How many times this function was compiled.")
     last_graph = property(lambda self: self._cache.last_graph,
@@ -105,15 +109,19 @@ class _Traced:
         return self.fn(*args, **kwargs)
 
 
-def jit(fn=None):
+def jit(fn=None, *, jit_level=None):
     """Compile ``fn`` to a graph on its first call (per argument signature); usable as
-    ``@jit`` on functions and on methods (``construct`` of a Cell included)."""
+    ``@jit`` on functions and on methods (``construct`` of a Cell included), and as
+    ``@jit(jit_level="O0")``: this function's own level (None: the context's ``jit_level``;
+    see :mod:`sporeling.compiler.jit_levels`)."""
     if fn is None:
-        return jit
+        return functools.partial(jit, jit_level=jit_level)
     if isinstance(fn, JitFunction):
-        return fn
+        if jit_level is None or jit_level == fn.jit_level:
+            return fn
+        return JitFunction(fn._fn, fn._owner, jit_level)  # the function at another level
     if not callable(fn):
         from sporeling.core import SporelingError
         raise SporelingError("jit needs a function", op="jit", expected="a callable",
                              got=type(fn).__name__)
-    return JitFunction(fn)
+    return JitFunction(fn, jit_level=jit_level)

@@ -54,3 +54,15 @@ def _mlp_losses(backend, steps=4):
 
 def test_an_mlp_trains_as_on_numpy():
     np.testing.assert_allclose(_mlp_losses("tvm"), _mlp_losses("numpy"), rtol=2e-5)
+
+
+def test_jit_level_o2_selects_tvm_and_o1_does_not():
+    x = sx.Tensor(np.linspace(-1, 1, 12).astype(np.float32))
+    set_context(mode=sx.GRAPH_MODE)
+    results = {}
+    for level in ("O1", "O2"):
+        f = sx.jit(sx.grad(_chain), jit_level=level)
+        results[level] = f(x).asnumpy()
+        results[level + " backend"] = f.last_executable.program.program.backend.name
+    assert results["O2 backend"] == "tvm" and results["O1 backend"] != "tvm"
+    np.testing.assert_allclose(results["O2"], results["O1"], rtol=2e-6, atol=1e-7)

@@ -52,8 +52,6 @@ def test_tensor_init_and_init_data():
         ms.Tensor([1.0], init=One(), shape=(1,))
 
 
-def test_uint32_is_not_supported():
-    # the framework's dtypes stop at uint8: MindSpore's uint16/32/64 are not in the facade
-    assert not hasattr(ms, "uint32")
-    with pytest.raises(Exception):
-        ms.tensor(np.array([1, 2], np.uint32))
+def test_uint32_tensors_keep_their_dtype():
+    t = ms.tensor(np.array([1, 2 ** 32 - 1], np.uint32))
+    assert t.dtype == ms.uint32 and t.asnumpy().tolist() == [1, 2 ** 32 - 1]

@@ -110,11 +110,3 @@ def test_every_level_computes_the_same(level, values):
     expected = evaluate(g, x)[0]
     np.testing.assert_allclose(compile_at(g, level)(x)[0], expected, rtol=1e-5, atol=1e-6)
 
-
-def test_o2_uses_tvm_when_installed():
-    pytest.importorskip("sporeling.tvm_backend")
-    pytest.importorskip("tvm")
-    g = make_graph(chain, X)
-    exe = compile_at(g, "O2")
-    assert _backend(exe) == "tvm" and _backend(compile_at(g, "O1")) != "tvm"
-    np.testing.assert_allclose(exe(X)[0], evaluate(g, X)[0], rtol=1e-5)

@@ -2,6 +2,7 @@
 import copy
 import pickle
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -40,7 +41,7 @@ def test_dtype_argument_shape_argument_and_errors():
     with pytest.raises(SporelingError, match="cannot build a Tensor"):
         sx.Tensor([[1.0], [2.0, 3.0]])
     with pytest.raises(DTypeError, match="unsupported dtype"):
-        sx.Tensor(np.ones(2, np.complex64))
+        sx.Tensor(np.ones(2, ml_dtypes.int4))
 
 
 def test_properties():

@@ -143,3 +143,17 @@ def test_dynamic_programming_on_a_graph_that_does_not_reduce():
     outs = run_local(4, lambda: run_sharded(r.sharded, [x], comm.current()))
     for (out,) in outs:
         np.testing.assert_allclose(out, k4(x), rtol=1e-12)
+
+
+def test_fully_use_devices_off_lets_the_search_leave_devices_idle():
+    from sporeling.core import context, get_context
+    from sporeling.compiler import ops
+    x = np.ones((8, 8))
+    g = make_graph(lambda a: ops.exp(a), x)
+    assert get_context("fully_use_devices") is True
+    full = Problem.build(g, 2, CostModel(MACHINE)).options(0)
+    with context(fully_use_devices=False):
+        partial = Problem.build(g, 2, CostModel(MACHINE)).options(0)
+    # every strategy of the default uses 4 blocks; off, the 1- and 2-block ones join
+    assert len(partial) > len(full)
+    assert {s for s in partial} >= {s for s in full}

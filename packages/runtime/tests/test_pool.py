@@ -208,3 +208,17 @@ def test_an_owner_numpy_copied_dies_quietly(recwarn):
     finally:
         sys.unraisablehook = hook
     assert errors == [] and pool.stats().in_use == 64
+
+
+def test_peak_reserved_follows_growth_and_resets_to_what_is_held():
+    pool = nbytes_pool()
+    a = pool.allocate((300 * KB,), np.uint8)
+    b = pool.allocate((2 * MB,), np.uint8)  # a block of its own
+    grown = pool.stats().reserved
+    assert pool.stats().peak_reserved == grown > 2 * MB
+    del b
+    pool.empty_cache()
+    assert pool.stats().reserved < grown and pool.stats().peak_reserved == grown
+    pool.reset_peak_reserved()
+    assert pool.stats().peak_reserved == pool.stats().reserved > 0
+    del a

@@ -62,6 +62,33 @@ from .runtime_memory import (empty_cache, max_memory_allocated, memory_allocated
 from .common.tensor import swap_tensors  # noqa: E402
 from .common.sparse_tensor import RowTensor, SparseTensor  # noqa: E402
 from .common.dtype import QuantDtype  # noqa: E402
+from .common.dtype import (Int, TensorType, cdouble, cfloat, complex64,  # noqa: E402
+                           complex128, float8_e4m3fn, float8_e5m2, get_py_obj_dtype, list_,
+                           number, string, tensor_type, tuple_, type_none, uint, uint16,
+                           uint32, uint64, uintc, uintp, ushort)
+from .common.saved_tensors import (register_saved_tensors_hooks,  # noqa: E402
+                                   saved_tensors_hooks)
+from .runtime_memory import (MemPool, max_memory_reserved, ms_memory_recycle,  # noqa: E402
+                             reset_max_memory_reserved, set_memory, use_mem_pool)
+from .runtime_streams import (Event, Stream, StreamCtx, StreamLimitCtx,  # noqa: E402
+                              communication_stream, current_stream, default_stream,
+                              get_device_limit, get_stream_limit, reset_stream_limit,
+                              set_cur_stream, set_device_limit, set_stream_limit)
+from .runtime_threads import dispatch_threads_num, set_cpu_affinity  # noqa: E402
+from . import runtime  # noqa: E402  (2.10's ms.runtime namespace)
+from .parallel_layout import Layout, shard  # noqa: E402
+from .context import (get_algo_parameters, get_ps_context,  # noqa: E402
+                      reset_algo_parameters, set_algo_parameters, set_ps_context)
+from .common.tensor_methods_host import UntypedStorage  # noqa: E402
+from . import rewrite  # noqa: E402  (2.10's mindspore.rewrite)
+from .rewrite import Node, NodeType, ScopedValue, SymbolTree  # noqa: E402
+from .obfuscation import load_obf_params_into_net, obfuscate_ckpt  # noqa: E402
+from .train.distributed_checkpoint import (build_searched_strategy,  # noqa: E402
+                                           get_ckpt_path_with_strategy,
+                                           load_distributed_checkpoint,
+                                           merge_pipeline_strategys, parameter_broadcast,
+                                           rank_list_for_transform, transform_checkpoint_by_rank,
+                                           transform_checkpoints, unified_safetensors)
 from .segmented_checkpoints import load_segmented_checkpoints  # noqa: E402
 
 mstype = dtype
@@ -74,7 +101,12 @@ except PackageNotFoundError:  # running from a source tree
 
 def jit_class(cls):
     """MindSpore's ``@jit_class``: marks a class usable inside compiled code. Sporeling's
-    tracer runs any Python object's methods at compile time, so the class is returned as is."""
+    tracer runs any Python object's methods at compile time, so the class is returned as is.
+    As in 2.10, a Cell is not such a class (``TypeError``)."""
+    from .nn import Cell
+    if isinstance(cls, type) and issubclass(cls, Cell):
+        raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot "
+                        f"be used for nn.Cell: {cls}.")
     return cls
 
 
@@ -135,6 +167,27 @@ __all__ = [
     "memory_allocated", "max_memory_allocated", "memory_reserved", "memory_stats",
     "memory_summary", "reset_peak_memory_stats", "reset_max_memory_allocated", "empty_cache",
     "QuantDtype", "load_segmented_checkpoints",
+    # the other dtypes and type objects of mindspore.common.dtype
+    "uint16", "uint32", "uint64", "ushort", "uintc", "uintp", "uint", "complex64",
+    "complex128", "cfloat", "cdouble", "float8_e4m3fn", "float8_e5m2", "Int", "TensorType",
+    "tensor_type", "number", "string", "list_", "tuple_", "type_none", "get_py_obj_dtype",
+    "saved_tensors_hooks", "register_saved_tensors_hooks",
+    # streams and events (synchronous CPU device), core and thread limits
+    "Stream", "Event", "StreamCtx", "StreamLimitCtx", "current_stream", "default_stream",
+    "communication_stream", "set_cur_stream", "set_device_limit", "get_device_limit",
+    "set_stream_limit", "get_stream_limit", "reset_stream_limit", "dispatch_threads_num",
+    "set_cpu_affinity",
+    # memory pools
+    "MemPool", "use_mem_pool", "max_memory_reserved", "reset_max_memory_reserved",
+    "set_memory", "ms_memory_recycle",
+    # operator parallel and distributed checkpoints
+    "shard", "Layout", "build_searched_strategy", "merge_pipeline_strategys",
+    "load_distributed_checkpoint", "transform_checkpoints", "transform_checkpoint_by_rank",
+    "rank_list_for_transform", "get_ckpt_path_with_strategy", "set_ps_context",
+    "get_ps_context", "UntypedStorage", "parameter_broadcast", "unified_safetensors",
+    "SymbolTree", "Node", "NodeType", "ScopedValue",  # mindspore.rewrite
+    "set_algo_parameters", "get_algo_parameters", "reset_algo_parameters",
+    "obfuscate_ckpt", "load_obf_params_into_net",
 ]
 
 from .common.insight import insight_names  # noqa: E402

@@ -5,7 +5,9 @@ Keys Sporeling knows (``mode``, ``device_target``, ``device_id``, ``max_call_dep
 ``sporeling.core.set_context`` and are validated there. A few MindSpore keys that tune
 backends Sporeling does not have (``pynative_synchronize``, ``enable_graph_kernel``,
 ``jit_syntax_level``, ``save_graphs_path``, ...) are accepted and remembered so scripts run
-unchanged; they change nothing. Any other key is a ``ContextError`` naming the known ones.
+unchanged; they change nothing -- but for ``jit_config={"jit_level": ...}``, whose level
+becomes the context's ``jit_level`` (how Graph mode compiles). Any other key is a
+``ContextError`` naming the known ones.
 """
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from sporeling.core.errors import ContextError
 
 __all__ = ["set_context", "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "ParallelMode",
            "set_auto_parallel_context", "get_auto_parallel_context",
-           "reset_auto_parallel_context"]
+           "reset_auto_parallel_context", "set_ps_context", "get_ps_context",
+           "set_algo_parameters", "get_algo_parameters", "reset_algo_parameters"]
 
 # MindSpore keys without an effect here (accepted for portability; see the module doc)
 _NO_EFFECT = {
@@ -43,6 +46,9 @@ def set_context(**kwargs: Any) -> None:
         raise ContextError("unknown context key", op="ms.set_context",
                            expected=f"one of {sorted(known | set(_NO_EFFECT))}",
                            got=", ".join(unknown))
+    jit_config = kwargs.get("jit_config")
+    if isinstance(jit_config, dict) and jit_config.get("jit_level"):
+        core_keys["jit_level"] = jit_config["jit_level"]  # how Graph mode compiles
     if core_keys:
         _core_set(**core_keys)
     _no_effect_values.update({k: v for k, v in kwargs.items() if k in _NO_EFFECT})
@@ -108,3 +114,88 @@ def reset_auto_parallel_context() -> None:
         return fn()
     _auto_parallel.clear()
     _auto_parallel.update(_AUTO_PARALLEL_DEFAULTS)
+
+
+# ---- parameter server -------------------------------------------------------------------
+# MindSpore's parameter-server training (``set_ps_context(enable_ps=True)``) has no
+# counterpart in Sporeling: the PS mode stays off and asking for it is an error; the SSL
+# settings that go with it are checked and kept.
+_PS_DEFAULTS = {"enable_ps": False, "config_file_path": "", "enable_ssl": False,
+                "client_password": "", "server_password": ""}
+_ps_context: dict[str, Any] = dict(_PS_DEFAULTS)
+
+
+def set_ps_context(**kwargs: Any) -> None:
+    """MindSpore's parameter-server settings (``enable_ps``, ``config_file_path``,
+    ``enable_ssl``, ``client_password``, ``server_password``). ``enable_ps=True`` is a
+    ``ContextError``: Sporeling trains without a parameter server."""
+    unknown = sorted(set(kwargs) - set(_PS_DEFAULTS))
+    if unknown:
+        raise ContextError("unknown parameter-server key", op="ms.set_ps_context",
+                           expected=f"one of {sorted(_PS_DEFAULTS)}", got=", ".join(unknown))
+    for key, value in kwargs.items():
+        kind = bool if isinstance(_PS_DEFAULTS[key], bool) else str
+        if not isinstance(value, kind):
+            raise ContextError(f"{key} must be a {kind.__name__}", op="ms.set_ps_context",
+                               expected=kind.__name__, got=type(value).__name__)
+    if kwargs.get("enable_ps"):
+        raise ContextError("no parameter-server mode", op="ms.set_ps_context",
+                           expected="enable_ps=False", got="enable_ps=True",
+                           hint="train data parallel (set_auto_parallel_context) instead")
+    _ps_context.update(kwargs)
+
+
+def get_ps_context(attr_key: str) -> Any:
+    """A parameter-server setting (``enable_ps`` is always False)."""
+    if attr_key not in _PS_DEFAULTS:
+        raise ValueError(f"For 'get_ps_context', 'attr_key' must be one of "
+                         f"{sorted(_PS_DEFAULTS)}, but got {attr_key!r}.")
+    return _ps_context[attr_key]
+
+
+# ---- the strategy search's parameters ---------------------------------------------------
+# ``fully_use_devices`` is sporeling.parallel's search knob of that name; the others tune
+# MindSpore's own search, which Sporeling's does not have: their defaults are accepted and
+# any other value is a ContextError (it would change nothing).
+_ALGO_DEFAULTS = {"fully_use_devices": True, "elementwise_op_strategy_follow": False,
+                  "enable_algo_approxi": False, "algo_approxi_epsilon": 0.1,
+                  "tensor_slice_align_enable": False, "tensor_slice_align_size": 16}
+_algo: dict[str, Any] = dict(_ALGO_DEFAULTS)
+
+
+def set_algo_parameters(**kwargs: Any) -> None:
+    """MindSpore's strategy-search parameters: ``fully_use_devices`` (False: strategies
+    that leave devices idle are considered too); the other keys only at their defaults."""
+    unknown = sorted(set(kwargs) - set(_ALGO_DEFAULTS))
+    if unknown:
+        raise ContextError("unknown algo parameter", op="ms.set_algo_parameters",
+                           expected=f"one of {sorted(_ALGO_DEFAULTS)}", got=", ".join(unknown))
+    for key, value in kwargs.items():
+        if key == "fully_use_devices":
+            if not isinstance(value, bool):
+                raise ContextError("fully_use_devices must be a bool",
+                                   op="ms.set_algo_parameters", expected="True or False",
+                                   got=repr(value))
+        elif value != _ALGO_DEFAULTS[key] or type(value) is not type(_ALGO_DEFAULTS[key]):
+            raise ContextError(f"{key} is not a knob of Sporeling's strategy search",
+                               op="ms.set_algo_parameters",
+                               expected=f"{key}={_ALGO_DEFAULTS[key]!r} (the default)",
+                               got=repr(value))
+    if "fully_use_devices" in kwargs and "fully_use_devices" in _core_get():
+        _core_set(fully_use_devices=kwargs["fully_use_devices"])
+    _algo.update(kwargs)
+
+
+def get_algo_parameters(attr_key: str) -> Any:
+    """One strategy-search parameter."""
+    if attr_key not in _ALGO_DEFAULTS:
+        raise ValueError(f"For 'get_algo_parameters', 'attr_key' must be one of "
+                         f"{sorted(_ALGO_DEFAULTS)}, but got {attr_key!r}.")
+    if attr_key == "fully_use_devices" and attr_key in _core_get():
+        return _core_get(attr_key)
+    return _algo[attr_key]
+
+
+def reset_algo_parameters() -> None:
+    """Every strategy-search parameter back to its default."""
+    set_algo_parameters(**_ALGO_DEFAULTS)

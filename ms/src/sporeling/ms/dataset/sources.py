@@ -19,6 +19,10 @@ __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Cifar10Dat
 def _source(name, factory):
     def __init__(self, *args, **kwargs):
         self._inner = factory(*args, **kwargs)
+        if kwargs.get("sampler") is not None and hasattr(self._inner, "_read"):
+            # a PKSampler reads the source's labels (Cifar10Dataset(dir, sampler=PKSampler))
+            attach_labels(kwargs["sampler"], self._inner.get_col_names(), self._inner._read,
+                          self._inner._len())
     doc = (f"MindSpore's ``{name}`` (sporeling.data's, yielding Tensors):\n\n"
            f"{factory.__doc__ or ''}")
     return type(name, (Dataset,), {"__init__": __init__, "__doc__": doc,

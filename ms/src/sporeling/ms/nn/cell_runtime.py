@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sporeling.core import dtypes
-from sporeling.expression import Tensor
+from sporeling.expression import Tensor, structure_epoch
 
 __all__ = ["CellRuntimeMixin"]
 
@@ -109,6 +109,7 @@ class CellRuntimeMixin:
             for attr, param in list(cell._params.items()):
                 if param is not None and param.name not in keep:
                     del cell._params[attr]
+                    structure_epoch.changed()
                     cell.__dict__.pop(attr, None)
 
     # ---- compile state --------------------------------------------------------------------
@@ -126,6 +127,24 @@ class CellRuntimeMixin:
         hooks = self.__dict__.get("_hooks") or {}
         return bool(hooks.get("backward") or hooks.get("backward_pre"))
 
+    def register_saved_tensors_hooks(self, pack_hook, unpack_hook):
+        """Run this cell's PyNative forward inside ``ms.saved_tensors_hooks(pack_hook,
+        unpack_hook)``: values its ops keep for the backward pass are packed. Returns a
+        handle whose ``remove()`` unregisters them."""
+        from sporeling.expression.autograd import saved_tensors_hooks
+        hooks = saved_tensors_hooks(pack_hook, unpack_hook)
+
+        def enter(cell, args):
+            cell.__dict__.setdefault("_saved_hooks_active", []).append(
+                saved_tensors_hooks(hooks.pack_hook, hooks.unpack_hook).__enter__())
+
+        def leave(cell, args, output):
+            cell.__dict__["_saved_hooks_active"].pop().__exit__(None, None, None)
+
+        pre = self.register_forward_pre_hook(enter)
+        post = self.register_forward_hook(leave, prepend=True)
+        return _HandlePair(pre, post)
+
     def get_func_graph_proto(self) -> bytes:
         """The serialized graph (a MindIR ``ModelProto``) of the inputs this cell was last
         compiled for with ``compile``; ``mindspore.load`` reads it."""
@@ -137,3 +156,14 @@ class CellRuntimeMixin:
         from ..mindir.writer import to_model
         graph, _, names = inference_graph(self, inputs)
         return to_model(graph, names).SerializeToString()
+
+
+class _HandlePair:
+    """The handle of a pair of hooks: ``remove()`` unregisters both."""
+
+    def __init__(self, *handles):
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()

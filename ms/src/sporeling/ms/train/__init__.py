@@ -25,6 +25,10 @@ from .flops_collector import FlopsUtilizationCollector
 from ..mindir import export, load
 from .serialization import (ckpt_to_safetensors, load_checkpoint, load_param_into_net,
                             safetensors_to_ckpt, save_checkpoint)
+from .distributed_checkpoint import (build_searched_strategy, get_ckpt_path_with_strategy,
+                                     load_distributed_checkpoint, merge_pipeline_strategys,
+                                     rank_list_for_transform, transform_checkpoint_by_rank,
+                                     transform_checkpoints)
 
 __all__ = ["Model", "callback", "metrics", "Callback", "RunContext", "LossMonitor",
            "TimeMonitor", "ModelCheckpoint", "CheckpointConfig", "EarlyStopping", "History",
@@ -39,7 +43,9 @@ __all__ = ["Model", "callback", "metrics", "Callback", "RunContext", "LossMonito
            "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager",
            "build_train_network", "DatasetHelper", "connect_network_with_dataset",
            "data_sink", "load_checkpoint_async", "async_ckpt_thread_status",
-           "merge_sliced_parameter", "export", "load", "FlopsUtilizationCollector"]
+           "merge_sliced_parameter", "export", "load", "FlopsUtilizationCollector",
+           "build_searched_strategy", "load_distributed_checkpoint",
+           "get_ckpt_path_with_strategy"]
 
 from ..common.insight import insight_names  # noqa: E402
 # sporeling.insight's tools, where that plugin is installed (imported on first use)

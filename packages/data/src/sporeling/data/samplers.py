@@ -40,7 +40,13 @@ class Sampler:
         self._num = _count(num_samples, "num_samples", type(self).__name__)
 
     def indices(self, n: int, epoch: int) -> np.ndarray:
-        raise NotImplementedError
+        """A subclass defines this, or (MindSpore's user-defined samplers) ``__iter__``
+        yielding the indices, with ``self.dataset_size`` set to ``n`` as MindSpore sets it."""
+        if not hasattr(type(self), "__iter__"):
+            raise NotImplementedError(f"{type(self).__name__} defines neither indices(n, "
+                                      f"epoch) nor __iter__")
+        self.dataset_size = n
+        return self._cap(np.fromiter(iter(self), np.int64))
 
     def num_samples(self, n: int) -> int:
         """How many indices an epoch over ``n`` samples yields."""

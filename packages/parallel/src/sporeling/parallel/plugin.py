@@ -25,6 +25,8 @@ def sporeling_add_context_options(options) -> None:
     add_parallel_options(options)
     from .data_parallel.hooks import add_data_parallel_options  # bucket_cap_mb
     add_data_parallel_options(options)
+    from .search.options import add_search_options  # fully_use_devices
+    add_search_options(options)
 
 
 @impl

@@ -217,3 +217,11 @@ def to_bytes(array, encoding="utf8"):
         raise DataError("expects strings", op="to_bytes", expected="a str (U) array",
                         got=str(a.dtype))
     return np.char.encode(a, encoding)
+
+
+# MindSpore's ``dataset.text.transforms`` module holds the tokenizers too
+# (``text.transforms.UnicodeCharTokenizer()``, as its eager-mode tutorial writes it)
+from . import tokenizers as _tokenizers  # noqa: E402
+
+globals().update({_name: getattr(_tokenizers, _name) for _name in _tokenizers.__all__})
+__all__ += [_name for _name in _tokenizers.__all__ if _name not in __all__]

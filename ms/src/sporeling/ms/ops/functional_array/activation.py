@@ -120,14 +120,14 @@ def softshrink(x, lambd=0.5):
 
 
 def hardsigmoid(input):  # noqa: A002
-    """relu6(x + 3) / 6."""
-    return ops.clip(float_like(input) + 3.0, 0.0, 6.0) / 6.0
+    """relu6(x + 3) / 6 (ops, not operators: vmap's batched values take only ops)."""
+    return ops.div(ops.clip(ops.add(float_like(input), 3.0), 0.0, 6.0), 6.0)
 
 
 def hardswish(x):
-    """x * relu6(x + 3) / 6."""
+    """x * relu6(x + 3) / 6 (ops, not operators: vmap's batched values take only ops)."""
     x = float_like(x)
-    return x * (ops.clip(x + 3.0, 0.0, 6.0) / 6.0)
+    return ops.mul(x, ops.div(ops.clip(ops.add(x, 3.0), 0.0, 6.0), 6.0))
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0):  # noqa: A002

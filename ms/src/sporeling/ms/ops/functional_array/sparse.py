@@ -16,11 +16,17 @@ __all__ = ["dense_to_sparse_coo", "dense_to_sparse_csr",
            "csr_to_coo", "coo_add", "coo_concat", "csr_add", "csr_mm", "csr_softmax"]
 
 
+def _index(indices):
+    """Index tensors keep an int32/int64 dtype (as MindSpore's do); others become int64."""
+    t = tensor(indices)
+    return t if np.dtype(t.dtype) in (np.int32, np.int64) else ops.cast(t, np.int64)
+
+
 class COOTensor:
     """Coordinates ``indices`` (nnz, ndim) int, ``values`` (nnz,), dense ``shape``."""
 
     def __init__(self, indices, values, shape):
-        self.indices = ops.cast(tensor(indices), np.int64)
+        self.indices = _index(indices)
         self.values = tensor(values)
         self.shape = tuple(int(s) for s in shape)
         if self.indices.ndim != 2 or self.indices.shape[0] != self.values.shape[0]:
@@ -32,6 +38,10 @@ class COOTensor:
     @property
     def dtype(self):
         return self.values.dtype
+
+    def astype(self, dtype):
+        """The same pattern with the values cast to ``dtype``."""
+        return COOTensor(self.indices, ops.cast(self.values, dtype), self.shape)
 
     def to_dense(self):
         """The dense tensor (differentiable in the values)."""
@@ -50,8 +60,8 @@ class CSRTensor:
     (nnz,), dense ``shape`` (2-d)."""
 
     def __init__(self, indptr, indices, values, shape):
-        self.indptr = ops.cast(tensor(indptr), np.int64)
-        self.indices = ops.cast(tensor(indices), np.int64)
+        self.indptr = _index(indptr)
+        self.indices = _index(indices)
         self.values = tensor(values)
         self.shape = tuple(int(s) for s in shape)
         if len(self.shape) != 2 or self.indptr.shape[0] != self.shape[0] + 1:
@@ -63,6 +73,10 @@ class CSRTensor:
     @property
     def dtype(self):
         return self.values.dtype
+
+    def astype(self, dtype):
+        """The same pattern with the values cast to ``dtype``."""
+        return CSRTensor(self.indptr, self.indices, ops.cast(self.values, dtype), self.shape)
 
     def rows(self) -> np.ndarray:
         """The row of each stored value (from the row pointers)."""

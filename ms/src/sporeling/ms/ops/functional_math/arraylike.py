@@ -9,6 +9,7 @@ import itertools
 import numpy as np
 
 from ._util import ShapeError, SporelingError, Tensor, float_of, np_dtype, one_axis, ops, result, tensor
+from .complex_parts import complex_input, complex_part
 
 __all__ = ["ravel", "t", "rot90", "roll", "diag_embed", "combinations", "tril_indices",
            "triu_indices", "cov", "cosine_similarity", "conj", "addmv", "addr"]
@@ -142,8 +143,11 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-08):
 
 
 def conj(input):
-    """The complex conjugate: the input itself (no complex dtypes here)."""
-    return result(tensor(input))
+    """The complex conjugate (a real input is itself)."""
+    x = tensor(input)
+    if complex_input(x):
+        return complex_part("ops.conj", np.conj, x)
+    return result(x)
 
 
 def _scaled(x, s):

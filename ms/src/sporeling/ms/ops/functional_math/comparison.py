@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._util import is_float, ops, result, tensor
+from .complex_parts import complex_input, complex_part
 
 __all__ = ["eq", "equal", "ne", "not_equal", "gt", "greater", "ge", "greater_equal", "lt",
            "less", "le", "less_equal", "maximum", "minimum", "isclose", "approximate_equal",
@@ -83,15 +84,16 @@ def isneginf(input):
 
 
 def isreal(input):
-    """True everywhere: Sporeling has no complex dtypes, every element is real."""
+    """True where the imaginary part is 0 (everywhere for a real input)."""
     x = tensor(input)
+    if complex_input(x):
+        return complex_part("ops.isreal", lambda v: np.imag(v) == 0, x)
     return result(ops.equal(ops.mul(ops.cast(x, np.float32), 0), 0))
 
 
 def is_complex(input):
-    """False: no complex dtypes exist here (a Python bool, as MindSpore)."""
-    tensor(input)
-    return False
+    """Whether ``input`` holds complex numbers (a Python bool, as MindSpore)."""
+    return complex_input(tensor(input))
 
 
 def is_floating_point(input):

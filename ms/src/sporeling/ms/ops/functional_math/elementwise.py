@@ -10,6 +10,7 @@ import numpy as np
 from sporeling.core.arguments import check_int
 
 from ._util import SporelingError, float_of, ops, result, tensor
+from .complex_parts import complex_input, complex_part
 
 __all__ = ["abs", "absolute", "accumulate_n", "add", "addcdiv", "addcmul", "addn", "ceil",
            "clamp", "clip", "copysign", "diff", "div", "divide", "floor", "floor_div",
@@ -291,18 +292,26 @@ def lerp(input, end, weight):
 
 
 def real(input):
-    """The real part: the input itself (Sporeling has no complex dtypes)."""
-    return result(tensor(input))
+    """The real part (a real input is itself)."""
+    x = tensor(input)
+    if complex_input(x):
+        return complex_part("ops.real", np.real, x)
+    return result(x)
 
 
 def imag(input):
-    """The imaginary part: zeros of the input's shape (no complex dtypes here)."""
+    """The imaginary part (zeros of a real input's shape)."""
     x = tensor(input)
+    if complex_input(x):
+        return complex_part("ops.imag", np.imag, x)
     return result(ops.mul(x, 0))
 
 
 def angle(input):
-    """The argument of each element: 0 for ``input >= 0`` and pi for negative reals."""
+    """The argument of each element: 0 for ``input >= 0`` and pi for negative reals
+    (``atan2(imag, real)`` for complex ones)."""
+    if complex_input(tensor(input)):
+        return complex_part("ops.angle", np.angle, tensor(input))
     x = float_of(input)
     return result(ops.mul(ops.cast(ops.less(x, 0), x.dtype), np.pi))
 

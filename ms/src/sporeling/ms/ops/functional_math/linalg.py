@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._util import SporelingError, ShapeError, one_axis, ops, result, tensor
+from .complex_parts import complex_input, complex_part
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "tensor_dot", "batch_dot", "outer", "inner",
            "kron", "addmm", "addbmm", "baddbmm", "adjoint", "trace", "matrix_power",
@@ -154,8 +155,10 @@ def baddbmm(input, batch1, batch2, beta=1, alpha=1):
 
 
 def adjoint(x):
-    """The conjugate transpose of the last two axes (a transpose: no complex dtypes here)."""
+    """The conjugate transpose of the last two axes (a transpose for real inputs)."""
     x = tensor(x)
+    if complex_input(x):
+        return complex_part("ops.adjoint", lambda v: np.conj(np.swapaxes(v, -1, -2)), x)
     return result(ops.swap_last_axes(x))
 
 

@@ -118,9 +118,10 @@ def get_vm_impl_fn(prim):
     return prim.__call__ if hasattr(prim, "attrs") else prim
 
 
-def partial(func, *args):
-    """``func`` with its first arguments fixed (``functools.partial``)."""
-    return functools.partial(func, *args)
+def partial(func, *args, **kwargs):
+    """``func`` with its first arguments (and keyword arguments) fixed
+    (``functools.partial``)."""
+    return functools.partial(func, *args, **kwargs)
 
 
 def identity(x):

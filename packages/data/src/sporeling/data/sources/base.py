@@ -17,7 +17,8 @@ from sporeling.core import get_plugin_host
 
 from ..dataset import Dataset
 from ..errors import CorruptSampleError, DataError
-from ..samplers import DistributedSampler, RandomSampler, Sampler, SequentialSampler
+from ..samplers import (DistributedSampler, RandomSampler, Sampler, SequentialSampler,
+                        SubsetSampler)
 
 __all__ = ["SourceDataset", "check_on_error"]
 
@@ -31,8 +32,12 @@ def check_on_error(on_error: str, op: str) -> str:
 def make_sampler(op: str, num_samples, shuffle, sampler, num_shards, shard_id) -> Sampler:
     if sampler is not None:
         if not isinstance(sampler, Sampler):
-            raise DataError("bad sampler", op=op, expected="a sporeling.data Sampler",
-                            got=type(sampler).__name__)
+            try:  # MindSpore also takes an iterable of indices (a list, a __getitem__ class)
+                sampler = SubsetSampler([int(i) for i in sampler])
+            except (TypeError, ValueError):
+                raise DataError("bad sampler", op=op, expected="a sporeling.data Sampler "
+                                "or an iterable of indices",
+                                got=type(sampler).__name__) from None
         if shuffle or num_shards is not None:
             raise DataError("sampler given with shuffle or num_shards", op=op,
                             expected="either a sampler or shuffle/num_shards/shard_id")

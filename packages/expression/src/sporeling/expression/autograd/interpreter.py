@@ -27,6 +27,7 @@ from sporeling.compiler.core import Interpreter, bind, eager, next_level
 from sporeling.compiler.core.stack import STACK
 
 from ..tensor.tensor import Tensor, wrap
+from .saved_hooks import active_hooks, hook_saved_values
 from .state import STATE
 
 __all__ = ["PyNativeInterpreter", "PYNATIVE"]
@@ -98,6 +99,9 @@ class PyNativeInterpreter(Interpreter):
                           tuple(o._data for o in outs) if multi else outs._data)
         else:
             node = record(prim, params, args, tuple(parents), outs)
+        hooks = active_hooks()
+        if hooks is not None:  # saved_tensors_hooks: pack what the node keeps
+            hook_saved_values(node, hooks)
         if multi:
             for i, o in enumerate(outs):
                 o._node, o._index, o._tape = node, i, tape

@@ -12,20 +12,38 @@ from sporeling.core import dtypes
 def call_bprop(cell, args: tuple, kwargs: dict):
     """Run ``cell.construct`` with ``cell.bprop`` as its backward.
 
-    ``bprop(*inputs, out, dout)`` is called with ``out``/``dout`` as keywords, so both
-    MindSpore's positional style (``def bprop(self, x, out, dout)``) and the keyword-only
-    style work.
+    ``bprop(*inputs, out, dout)`` is called with ``out``/``dout`` as keywords when it names
+    them, so both MindSpore's positional style (``def bprop(self, x, out, dout)``) and the
+    keyword-only style work; a ``bprop(self, *args)`` gets them positionally, last.
     """
+    import inspect
+
     from ..autograd import call_with_bprop
 
+    # MindSpore: a cell listing ``internal_params`` may return ``(input grads, {param:
+    # grad})``; the parameters ride along as extra inputs so their gradients flow
+    params = tuple(getattr(cell, "internal_params", None) or ())
+    n = len(args)
+
     def forward(*inputs):
-        return cell.construct(*inputs, **kwargs)
+        return cell.construct(*inputs[:n], **kwargs)
+
+    by_name = "dout" in inspect.signature(cell.bprop).parameters
 
     def backward(*args):  # call_with_bprop passes (*inputs, out, dout) positionally
         *inputs, out, dout = args
-        return cell.bprop(*inputs, out=out, dout=dout)
+        inputs = inputs[:n]
+        grads = cell.bprop(*inputs, out=out, dout=dout) if by_name else \
+            cell.bprop(*inputs, out, dout)
+        if not params:
+            return grads
+        by_param = {}
+        if isinstance(grads, tuple) and len(grads) == 2 and isinstance(grads[1], dict):
+            grads, by_param = grads
+        by_id = {id(p): g for p, g in by_param.items()}
+        return tuple(grads) + tuple(by_id.get(id(p)) for p in params)
 
-    return call_with_bprop(forward, backward, *args)
+    return call_with_bprop(forward, backward, *args, *params)
 
 
 def _cast(value, dtype):

@@ -35,6 +35,14 @@ class LearningRate:
             return float(self.values[min(step, len(self.values) - 1)])
         return float(self.schedule(step))
 
+    def __array__(self, dtype=None, copy=None):
+        """A constant rate as a float32 scalar (MindSpore's ``optimizer.learning_rate`` is a
+        float32 Parameter, which a custom optimizer passes to ``ops.ApplyMomentum``)."""
+        if self.constant is None:
+            raise TypeError(f"{self!r} changes with the step: read it with at(step) "
+                            f"(an optimizer's get_lr())")
+        return np.asarray(self.constant, dtype or np.float32)
+
     def _traced_at(self, step: Tensor) -> Tensor:
         from .. import ops
         if self.values is not None:

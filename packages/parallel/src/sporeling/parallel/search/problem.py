@@ -105,7 +105,9 @@ class Problem:
     def options(self, i: int) -> list[OpSharding]:
         if i in self.fixed:
             return [self.fixed[i]]
-        return candidates(self.graph.equations[i], self.dims[i], self.n_axes)
+        from sporeling.core import get_context
+        return candidates(self.graph.equations[i], self.dims[i], self.n_axes,
+                          full=get_context("fully_use_devices"))
 
     def unary(self, i: int, sh: OpSharding) -> float:
         eq = self.graph.equations[i]

@@ -122,6 +122,7 @@ class MemoryPool:
         self._regions = {"persistent": Region("persistent"), "common": Region("common")}
         self._block_ids = itertools.count()
         self._in_use = self._peak = self._fallbacks = 0
+        self._peak_reserved = 0  # the most bytes of blocks held at once
         # Finalizers may fire inside pool code (a GC pass during an allocation), so they only
         # queue their id; whoever holds the lock drains the queue.
         self._lock = threading.Lock()
@@ -239,6 +240,7 @@ class MemoryPool:
         if hit is None:
             region = home
             home.add_block(self._new_block(home.name, size))
+            self._peak_reserved = max(self._peak_reserved, self._reserved())
             hit = home.take(size)
         block, offset = hit
         return Extent(region, block, offset, size, -size if region.name == "persistent"
@@ -363,7 +365,7 @@ class MemoryPool:
             sum(r.free for r in rs), max(r.largest_free for r in rs),
             sum(r.blocks for r in rs), sum(r.allocations for r in rs), sum(r.live for r in rs),
             regions=regions, fallbacks=self._fallbacks, block_size=self._unit(cap),
-            cap=cap)
+            cap=cap, peak_reserved=max(self._peak_reserved, self._reserved()))
 
     def stats(self) -> PoolStats:
         """A snapshot of the counters, overall and per region (see :class:`PoolStats`)."""
@@ -384,6 +386,11 @@ class MemoryPool:
             self._peak = self._in_use
             for region in self._regions.values():
                 region.reset_peak()
+
+    def reset_peak_reserved(self) -> None:
+        """Start the peak of reserved bytes (``stats().peak_reserved``) again from now."""
+        with self._lock:
+            self._peak_reserved = self._reserved()
 
     def empty_cache(self) -> int:
         """Release blocks with nothing allocated in them; return the bytes released."""

@@ -47,12 +47,15 @@ class PoolStats(RegionStats):
 
     ``fallbacks`` counts persistent requests served from the common region's free extents;
     ``block_size`` is the size in effect (the configured one, at most half the cap).
-    The overall ``peak`` is the highest total, not the sum of the regions' peaks.
+    The overall ``peak`` is the highest total, not the sum of the regions' peaks;
+    ``peak_reserved`` is the highest ``reserved`` since creation or
+    :meth:`MemoryPool.reset_peak_reserved`.
     """
     regions: dict[str, RegionStats] = field(default_factory=dict)
     fallbacks: int = 0
     block_size: int = 0
     cap: int = 0
+    peak_reserved: int = 0
 
     def summary(self) -> str:
         head = (f"{'region':<11}{'in use':>12}{'peak':>12}{'reserved':>12}{'blocks':>7}"

@@ -1,0 +1,1 @@
+"""mindcv.models.layers: the models here import its modules directly (see ../../__init__.py)."""

@@ -302,8 +302,6 @@ def _outputs():
 
 # snippets where the facade and 2.10 differ (see ms/README.md, "MindSpore's tutorials as tests")
 FAILING = {
-    "return_none": "a jitted function without inputs returning None fails in the facade's "
-                   "graph cache (StopIteration: a None output is taken for a traced one)",
     "for_global": "`z += i` on a global z: 2.10 reads the global; the facade follows Python "
                   "(UnboundLocalError-like: z is local to the function)",
     "generator_expression": "the facade refuses to return a generator from ms.jit; 2.10 "

@@ -154,3 +154,32 @@ def test_a_damaged_cached_module_is_compiled_again():
     kernels.compile_chains(_chains(1))
     x = np.ones(5, np.float32)
     np.testing.assert_array_equal(kernels.fused_elementwise(TVM, x, expr=_chains(1)[0][0]), x)
+
+
+_SECOND_PROCESS = """
+import sys
+import numpy as np
+from sporeling.runtime import get_backend
+from sporeling.tvm_backend import kernels
+expr = (("mul", (("in", 0), ("const", 3.0, "float32")), (), (6,), "float32"),
+        ("exp", (("node", 0),), (), (6,), "float32"))
+tvm = get_backend("tvm")
+tvm.prepare_kernels([("fused_elementwise", {"expr": expr}, [((6,), np.float32)])])
+x = np.linspace(0, 1, 6).astype(np.float32)
+np.testing.assert_allclose(kernels.fused_elementwise(tvm, x, expr=expr), np.exp(3 * x),
+                           rtol=1e-6)
+print("compiler" if "tvm" in sys.modules else "ffi only", "torch" in sys.modules)
+"""
+
+
+@pytest.mark.skipif(not cache._compiler(), reason="no C compiler: nothing is cached")
+def test_a_cached_module_loads_without_tvms_compiler(tmp_path):
+    import subprocess
+    import sys
+    env = dict(os.environ, SPORELING_HOME=str(tmp_path / "home"))
+    runs = [subprocess.run([sys.executable, "-c", _SECOND_PROCESS], env=env, text=True,
+                           capture_output=True, timeout=120) for _ in range(2)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr[-2000:]
+    assert runs[0].stdout.split()[0] == "compiler"      # the first process compiled
+    assert runs[1].stdout.split() == ["ffi", "only", "False"]   # the second only loaded

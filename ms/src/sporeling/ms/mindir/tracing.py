@@ -6,7 +6,7 @@ from __future__ import annotations
 from sporeling.compiler.export import bind_constants, prepare_for_export
 from sporeling.expression import Tensor
 from sporeling.expression.export.api import _check_inputs, _inference
-from sporeling.expression.graph.tracing import trace
+from sporeling.expression.graph.tracing import ARRAY_LEAF, trace
 from sporeling.expression.nn import Cell
 
 from .errors import MindIRError
@@ -25,10 +25,11 @@ def inference_graph(net, inputs: tuple, level: str = "O0", name: str | None = No
                                                                          "graph")
     with _inference(net):
         traced, _ = trace(net, tuple(inputs), {}, name)
-    if any(s is not None for s in traced.out_static):
+    if any(s is not ARRAY_LEAF for s in traced.out_static):
         raise MindIRError("the network returns values that are not tensors", op="export",
                           expected="Tensors (in tuples or lists)",
-                          got=[type(s).__name__ for s in traced.out_static if s is not None])
+                          got=[type(s).__name__ for s in traced.out_static
+                               if s is not ARRAY_LEAF])
     graph = traced.graph
     graph.outputs = graph.outputs[:len(graph.outputs) - len(traced.effect_params)]
     values = [p._data for p in traced.params] + [

@@ -2,7 +2,8 @@
 
 A module is a shared library (TVM's ``export_library``, which links with the system C
 compiler) in ``<SPORELING_HOME or the user cache>/tvm/``, named by a hash of its chains,
-the target (CPU name and features), TVM's version and this plugin's. Without a C compiler
+the CPU (model and features), TVM's version and this plugin's format; a hit is loaded
+through TVM's FFI alone, without importing TVM's compiler. Without a C compiler
 nothing is written and every process compiles (the library is still built in memory).
 Files are written atomically; an unreadable one is compiled again and replaced.
 """
@@ -14,7 +15,7 @@ import os
 import shutil
 import tempfile
 
-from .target import target, tvm
+from .target import cpu_identity, ffi
 
 __all__ = ["load_or_build", "cache_dir"]
 
@@ -32,7 +33,7 @@ def cache_dir() -> str:
 
 def _key(chains) -> str:
     digest = hashlib.sha256()
-    for part in (FORMAT, tvm().__version__, str(target()), repr(chains)):
+    for part in (FORMAT, cpu_identity(), repr(chains)):
         digest.update(repr(part).encode())
     return digest.hexdigest()[:32]
 
@@ -46,7 +47,7 @@ def load_or_build(chains, build):
     path = os.path.join(cache_dir(), _key(chains) + ".so")
     if os.path.exists(path):
         try:
-            return tvm().runtime.load_module(path)
+            return ffi().load_module(path)
         except Exception as error:  # a damaged or foreign file: compile again
             log.info("cached module %s unreadable (%s): compiling again", path, error)
     library = build()

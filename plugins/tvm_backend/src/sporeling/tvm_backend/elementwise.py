@@ -19,7 +19,7 @@ import numpy as np
 
 from .target import tvm, vector_bytes
 
-__all__ = ["Unsupported", "prim_func", "EXPRESSIONS", "PARALLEL_FROM"]
+__all__ = ["Unsupported", "unsupported", "prim_func", "EXPRESSIONS", "PARALLEL_FROM"]
 
 PARALLEL_FROM: int | None = None
 """Outputs with at least this many elements run their outer loops on TVM's threads; None:
@@ -130,18 +130,27 @@ def _fused_axes(out_shape, in_shapes) -> int:
     return count
 
 
+def unsupported(expr: tuple, in_specs: tuple) -> str | None:
+    """Why :func:`prim_func` would not generate ``expr`` (None: it would), without TVM."""
+    out_shape = tuple(expr[-1][3])
+    if not out_shape or 0 in out_shape:
+        return "a 0-d or empty output"
+    for name, *_ in expr:
+        if name not in EXPRESSIONS:
+            return f"no expression for {name!r}"
+    return None
+
+
 def prim_func(expr: tuple, in_specs: tuple):
     """The scheduled TensorIR module computing ``expr`` from inputs ``in_specs`` (``(shape,
     dtype)`` each) into the last node's shape and dtype."""
+    why = unsupported(expr, in_specs)
+    if why is not None:
+        raise Unsupported(why)
     t = tvm()
     tir = t.tirx
     ops = _ops()
     out_shape, out_dtype = tuple(expr[-1][3]), str(np.dtype(expr[-1][4]))
-    if not out_shape or 0 in out_shape:
-        raise Unsupported("a 0-d or empty output")
-    for name, *_ in expr:
-        if name not in ops:
-            raise Unsupported(f"no expression for {name!r}")
     from tvm.script.ir_builder import IRBuilder
     from tvm.script.ir_builder import tirx as T
 

@@ -18,7 +18,7 @@ import threading
 import numpy as np
 
 from . import cache
-from .elementwise import Unsupported, prim_func
+from .elementwise import prim_func, unsupported
 from .target import target, tvm
 
 __all__ = ["fused_elementwise", "compile_chains", "forget"]
@@ -36,29 +36,31 @@ def compile_chains(chains) -> None:
     """Compile every ``(expr, input specs)`` of ``chains`` not compiled yet, in one module
     (loaded from the disk cache when a previous process compiled the same set)."""
     with _LOCK:
-        generated = {}  # chain -> its TensorIR function
+        wanted = []
         for chain in dict.fromkeys(c for c in chains if c not in _COMPILED):
-            try:
-                generated[chain] = prim_func(*chain)["main"]
-            except Unsupported as why:
+            why = unsupported(*chain)
+            if why is None:
+                wanted.append(chain)
+            else:
                 _COMPILED[chain] = None
-                _say_once(("unsupported", str(why)), "fused chain not generated (%s): the "
+                _say_once(("unsupported", why), "fused chain not generated (%s): the "
                           "provider below runs it", why)
-        if generated and not _load(generated):
-            for chain, function in generated.items():  # TVM failed on one: find which
-                if not _load({chain: function}):
+        if wanted and not _load(wanted):
+            for chain in wanted:  # TVM failed on one: find which
+                if not _load([chain]):
                     _COMPILED[chain] = None
                     log.warning("TVM could not compile a fused chain: the provider below "
                                 "runs it")
 
 
-def _load(generated: dict) -> bool:
-    """Compile (or load from the disk cache) ``generated`` as one module into _COMPILED;
-    whether TVM managed."""
-    names = {f"chain{k}": chain for k, chain in enumerate(generated)}
+def _load(chains: list) -> bool:
+    """Load ``chains``' module from the disk cache (no TVM compiler needed: a second
+    process loads it through TVM's FFI alone) or generate and compile it, into
+    _COMPILED; whether that worked."""
+    names = {f"chain{k}": chain for k, chain in enumerate(chains)}
     try:
-        library = cache.load_or_build(list(generated), lambda: _build(
-            {name: generated[chain] for name, chain in names.items()}))
+        library = cache.load_or_build(chains, lambda: _build(
+            {name: prim_func(*chain)["main"] for name, chain in names.items()}))
     except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
         log.info("TVM failed on a module of %d chains (%s)", len(generated), error)
         return False

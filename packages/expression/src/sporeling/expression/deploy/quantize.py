@@ -19,6 +19,7 @@ from sporeling.compiler.quant import (Calibrator, QuantizedOp, build_table, quan
                                       quantize_graph)
 from sporeling.core import SporelingError
 
+from ..graph.tracing import ARRAY_LEAF
 from ..nn import Cell
 from ..serialization.safetensors_io import CheckpointError, read_tensors, write_tensors
 from ..tensor import Tensor
@@ -80,7 +81,7 @@ class QuantizedCell(Cell):
         x = np.asarray(as_array(x), np.float32)
         _, run, frozen = self.graph_for(x)
         outs = iter(Tensor(a) for a in run(x))
-        leaves = [next(outs) if s is None else s for s in frozen.out_static]
+        leaves = [next(outs) if s is ARRAY_LEAF else s for s in frozen.out_static]
         return unflatten(frozen.out_tree, leaves)
 
     def construct(self, x):

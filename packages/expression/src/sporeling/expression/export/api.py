@@ -24,7 +24,7 @@ from sporeling.compiler.export import (MAX_GRAPH_BYTES, ExportError, bind_consta
 from sporeling.core import ArgumentError
 
 from .. import structure_epoch
-from ..graph.tracing import trace
+from ..graph.tracing import ARRAY_LEAF, trace
 from ..nn import Cell
 from ..tensor.tensor import Tensor
 from .graph_cell import GraphCell
@@ -69,10 +69,11 @@ def _export_graph(net, inputs: tuple, level: str):
     name = type(net).__name__ if isinstance(net, Cell) else getattr(net, "__name__", "graph")
     with _inference(net):
         traced, _ = trace(net, tuple(inputs), {}, name)
-    if any(s is not None for s in traced.out_static):
+    if any(s is not ARRAY_LEAF for s in traced.out_static):
         raise ExportError("the network returns values that are not tensors", op="export",
                           expected="Tensors (in tuples, lists or dicts)",
-                          got=[type(s).__name__ for s in traced.out_static if s is not None])
+                          got=[type(s).__name__ for s in traced.out_static
+                               if s is not ARRAY_LEAF])
     graph = traced.graph
     n_out = len(graph.outputs) - len(traced.effect_params)
     graph.outputs = graph.outputs[:n_out]  # an inference graph writes no moving statistics

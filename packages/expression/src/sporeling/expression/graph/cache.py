@@ -26,7 +26,7 @@ from sporeling.core import context_version, get_context
 from ..structure_epoch import EPOCH
 from ..tensor.tensor import Tensor, wrap
 from .effects import aliased_param_inputs
-from .tracing import is_array_leaf, trace
+from .tracing import ARRAY_LEAF, is_array_leaf, trace
 
 __all__ = ["CompiledFunction", "cell_signature"]
 
@@ -96,7 +96,7 @@ class _Entry:
                 if value is not p._data:  # assign wrote in place unless it could not
                     _store(p, value)
         results = iter(outs[:n])
-        leaves = [wrap(next(results)) if s is None else s for s in traced.out_static]
+        leaves = [wrap(next(results)) if s is ARRAY_LEAF else s for s in traced.out_static]
         return unflatten(traced.out_tree, leaves)
 
 

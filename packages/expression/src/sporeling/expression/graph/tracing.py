@@ -38,7 +38,7 @@ from sporeling.compiler.core.stack import Layer, innermost, pushed
 from ..tensor.parameter import Lift, lifted, live_parameters
 from ..tensor.tensor import Tensor, wrap
 
-__all__ = ["Traced", "Retrace", "GraphTrace", "trace", "is_tracing", "is_array_leaf",
+__all__ = ["ARRAY_LEAF", "Traced", "Retrace", "GraphTrace", "trace", "is_tracing", "is_array_leaf",
            "note_cell", "only_if", "full_precision"]
 
 
@@ -115,13 +115,23 @@ def _tracing():
         _STATE.depth -= 1
 
 
+class _ArrayLeaf:
+    def __repr__(self) -> str:
+        return "ARRAY_LEAF"
+
+
+ARRAY_LEAF = _ArrayLeaf()
+"""Where an array output goes among a traced call's static outputs (``Traced.out_static``)."""
+
+
 @dataclass
 class Traced:
     """A traced call: the graph and how to feed it and read it.
 
     Graph inputs are ``[array arguments..., params...]``; outputs are ``[array outputs...,
     new values of effect_params...]``. ``out_static`` holds the non-array output leaves
-    (None where an array leaf goes); ``out_tree`` their structure.
+    (:data:`ARRAY_LEAF` where an array leaf goes; a None is a None); ``out_tree`` their
+    structure.
     """
     graph: Graph
     n_args: int
@@ -183,7 +193,7 @@ def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
             arrays = [x._data if isinstance(x, Tensor) else x for x in out_leaves
                       if is_array_leaf(x)]
         result.update(out_tree=out_tree, effects=effects,
-                      static=[None if is_array_leaf(x) else x for x in out_leaves])
+                      static=[ARRAY_LEAF if is_array_leaf(x) else x for x in out_leaves])
         with full_precision():  # an assign writes its Parameter's dtype
             assigned = _assignments(effects, params, param_tracers)
         return arrays + assigned

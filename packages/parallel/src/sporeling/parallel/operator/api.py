@@ -117,9 +117,10 @@ class Shard:
             outs = [Tensor(o) if as_tensor else o for o in outs]
         outs = outs[:len(outs) - len(traced.effect_params)]
         from sporeling.compiler.ir import unflatten
+        from sporeling.expression.graph.tracing import ARRAY_LEAF
         leaves = list(traced.out_static)
         it = iter(outs)
-        leaves = [next(it) if x is None else x for x in leaves]
+        leaves = [next(it) if x is ARRAY_LEAF else x for x in leaves]
         return unflatten(traced.out_tree, leaves)
 
     def _recorded(self, comm, traced, sg, args) -> list:

@@ -52,9 +52,9 @@ def test_o0_runs_kernel_by_kernel_o1_fuses():
                                                              "sum": 1}
 
 
-def test_the_context_level_is_the_default_and_stays_o1():
+def test_the_context_level_is_the_default_o2():
     g = make_graph(chain, X)
-    assert get_context("jit_level") == "O1"
+    assert get_context("jit_level") == "O2"
     assert "fused_elementwise" in compile_at(g).graph.primitive_counts()
     with context(jit_level="O0"):
         assert "fused_elementwise" not in compile_at(g).graph.primitive_counts()
@@ -98,7 +98,7 @@ def test_unknown_levels_are_refused_naming_the_valid_ones():
     for key in ("jit_level", "graph_opt_level"):
         with pytest.raises(ContextError, match='"O0", "O1" or "O2"'):
             set_context(**{key: "fast"})
-    assert get_context("jit_level") == "O1"
+    assert get_context("jit_level") == "O2"
 
 
 @settings(max_examples=15, deadline=None)

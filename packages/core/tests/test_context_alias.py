@@ -20,8 +20,8 @@ def flavour_alias(fake_distribution, fresh_host):
     fresh_host()
 
 
-def test_jit_level_is_a_core_key_defaulting_to_o1():
-    assert get_context("jit_level") == "O1" and "jit_level" in get_context()
+def test_jit_level_is_a_core_key_defaulting_to_o2():
+    assert get_context("jit_level") == "O2" and "jit_level" in get_context()
     for level in ("O0", "O1", "O2"):
         set_context(jit_level=level)
         assert get_context("jit_level") == level
@@ -49,9 +49,9 @@ def test_context_through_an_alias_restores_the_key(flavour_alias):
     with context(taste="plain"):
         assert get_context("flavour") == "plain"
     assert get_context("flavour") == "spicy"
-    with context(old_level="O2"):
-        assert get_context("jit_level") == "O2"
-    assert get_context("jit_level") == "O1"
+    with context(old_level="O0"):
+        assert get_context("jit_level") == "O0"
+    assert get_context("jit_level") == "O2"
 
 
 def test_one_knob_is_listed_once(flavour_alias):

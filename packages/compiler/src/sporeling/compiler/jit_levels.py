@@ -3,8 +3,8 @@
 ==== ==========================================================================================
 O0   kernel by kernel, only the passes correctness needs (shape and dtype inference,
      verification): no fusion
-O1   (the default) also the optimising passes: folding, CSE, elementwise fusion...
-O2   O1's passes, and the fused kernels as native code: lowered on a native backend
+O1   also the optimising passes: folding, CSE, elementwise fusion...
+O2   (the default) O1's passes, and the fused kernels as native code: lowered on a native backend
      (``Backend.native``) serving the device target (``tvm``, from
      ``sporeling-tvm-backend``; the highest priority when several) -- unless a backend
      was chosen by name (``set_context(backend=...)``), which wins. Without one installed, a
@@ -47,10 +47,12 @@ def check_level(level) -> str:
     return level
 
 
-def native_backend() -> str | None:
+def native_backend(asked: bool = True) -> str | None:
     """The backend O2 lowers on: the explicitly chosen one when there is one (None: the
     context's choice stands), else the installed native backend (``Backend.native``) of
-    the device target with the highest priority; None, said once, when there is none."""
+    the device target with the highest priority; None, said once, when there is none (a
+    warning when O2 was ``asked`` for one function, else -- the context's level, the
+    default -- an info line)."""
     if get_context("backend") is not None:
         return None
     target = get_context("device_target")
@@ -62,16 +64,18 @@ def native_backend() -> str | None:
         return max(native)[1]
     if target not in _SAID:
         _SAID.add(target)
-        log.warning('jit_level "O2" needs a native code generator for device target %s '
-                    "(a backend with native=True, e.g. sporeling-tvm-backend's tvm); "
-                    "running O1", target)
+        log.log(logging.WARNING if asked else logging.INFO,
+                'jit_level "O2" needs a native code generator for device target %s '
+                "(a backend with native=True, e.g. sporeling-tvm-backend's tvm); "
+                "running O1", target)
     return None
 
 
 def compile_at(graph, level: str | None = None) -> Executable:
     """``graph`` compiled at ``level`` (None: the context's ``jit_level``)."""
+    asked = level is not None
     level = check_level(get_context("jit_level") if level is None else level)
-    backend = native_backend() if level == "O2" else None
+    backend = native_backend(asked) if level == "O2" else None
     if backend is None:
         return compile_graph(graph, level=level)
     with context(backend=backend):  # lowering asks the context which backend serves

@@ -46,11 +46,12 @@ def sporeling_add_context_options(options) -> None:
     options.add_option("max_call_depth", 1000, convert=_positive_int,
                        doc="Deepest nesting of calls a compiled graph may have.",
                        valid="a positive int")
-    options.add_option("jit_level", "O1", choices={level: level for level in JIT_LEVELS},
+    options.add_option("jit_level", "O2", choices={level: level for level in JIT_LEVELS},
                        doc="How Graph mode compiles (MindSpore's names): O0 kernel by kernel "
                            "with only the passes correctness needs, O1 also the optimising "
-                           "passes (fusion...), O2 O1's passes and native code for the "
-                           "fused kernels (an installed code generator: tvm), else O1.",
+                           "passes (fusion...), O2 (the default) O1's passes and native "
+                           "code for the fused kernels where a code generator is installed "
+                           "(tvm), else O1.",
                        valid='"O0", "O1" or "O2"')
 
 

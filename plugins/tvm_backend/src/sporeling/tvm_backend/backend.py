@@ -1,9 +1,9 @@
 """The ``tvm`` backend: TVM's generated loops for fused elementwise chains, on top of the
 CPU stack below it (oneDNN's kernels where that plugin is installed, NumPy's for the rest).
 
-It serves device target ``CPU`` when chosen -- ``set_context(backend="tvm")``, ``sporeling
-train --backend tvm`` -- and not by default yet: a process's first compile pays ``import
-tvm`` and LLVM (seconds), over issue 21's cold-compile budgets. PyNative runs no fused
+It serves device target ``CPU`` at ``jit_level="O2"`` (the default: it is ``native``) and
+when chosen by name -- ``set_context(backend="tvm")``, ``sporeling train --backend tvm``.
+PyNative runs no fused
 chains, so there it runs exactly the kernels of the backend below; ``sporeling kernels
 --backend tvm`` lists who serves what.
 """
@@ -18,7 +18,7 @@ __all__ = ["TvmBackend"]
 
 class TvmBackend(StackedBackend):
     name = "tvm"
-    priority = -1  # chosen by name or by jit_level="O2"; the default stays oneDNN's (1)
+    priority = -1  # by name or by jit_level="O2"; PyNative's default stays oneDNN's (1)
     native = True
     log_name = "sporeling.tvm"
 

@@ -26,15 +26,22 @@ def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool)
                  if keepdims or i not in axes)
 
 
+_axes = lru_cache(maxsize=4096)(normalize_axes)
+_reduced_shape = lru_cache(maxsize=4096)(reduced_shape)
+
+
 def _reduction(name: str, fn, dtype=None, accumulate: bool = False):
     """A kernel ``fn(x, axis=, keepdims=, out=)`` writing into pool memory; ``dtype(x.dtype)``
     gives the result's dtype (default: the input's); ``accumulate``: 16-bit floats are
     reduced in float32 (see the module doc)."""
     def kernel(backend, x, out=None, *, axis=None, keepdims=False):
         x = np.asarray(x)
-        axes = normalize_axes(name, axis, x.ndim)
+        try:  # a compiled program passes the same axes every call
+            axes = _axes(name, axis, x.ndim)
+        except TypeError:  # a list: not hashable
+            axes = normalize_axes(name, axis, x.ndim)
         if out is None:
-            out = backend.allocate(reduced_shape(x.shape, axes, keepdims),
+            out = backend.allocate(_reduced_shape(x.shape, axes, keepdims),
                                    x.dtype if dtype is None else dtype(x.dtype))
         if accumulate and x.dtype in LOW_FLOATS:
             out[...] = fn(widened(x), axis=axes, keepdims=keepdims,

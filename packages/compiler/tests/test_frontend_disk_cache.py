@@ -259,3 +259,26 @@ def test_a_real_second_process_uses_the_disk_entry(tmp_path):
     first, second = (run.stdout.split() for run in runs)
     assert first[:2] == second[:2] == ["True", "6.0"]
     assert int(first[2]) > 0 and int(second[2]) == 0  # the second read no source
+
+
+def test_conversions_run_one_at_a_time(monkeypatch):
+    """CPython 3.11's ast.parse/compile are not thread-safe (a local parallel run's rank
+    threads once raised "AST constructor recursion depth mismatch"): a conversion holds
+    the frontend's lock."""
+    from sporeling.compiler.frontend import ast_convert
+    held = []
+    real = ast_convert._converted_code
+
+    def spy(fn, owner):
+        held.append(ast_convert._LOCK._is_owned())
+        return real(fn, owner)
+
+    monkeypatch.setattr(ast_convert, "_converted_code", spy)
+
+    def branchy(x):
+        if x > 0:
+            return x
+        return -x
+
+    ast_convert.convert(branchy)
+    assert held == [True]

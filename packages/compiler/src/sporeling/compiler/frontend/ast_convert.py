@@ -25,6 +25,7 @@ import ast
 import inspect
 import logging
 import textwrap
+import threading
 import types
 import weakref
 
@@ -42,6 +43,7 @@ _NOT_GENERAL = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GE
 _CODE_CACHE: dict = {}  # (code, owner class) -> converted code object, or None
 _SUMMARIES: dict = {}  # code -> _Summary, or None (no source)
 _FN_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_LOCK = threading.RLock()  # conversions, one at a time (see _convert)
 _SP_CELL = types.CellType(runtime)
 _CONVERTED = "_sp_converted"  # the converted function's name in the rewritten module
 _SKIP = ("sporeling.", "numpy", "ml_dtypes", "builtins", "functools", "typing", "abc",
@@ -74,7 +76,11 @@ def _convert(fn, owner):
     hit = _FN_CACHE.get(fn)
     if hit is not None and hit[0] is owner:
         return hit[1]
-    code = _converted_code(fn, owner)
+    # one conversion at a time: CPython 3.11's ast.parse/compile of AST objects is not
+    # thread-safe ("AST constructor recursion depth mismatch" when two ranks' threads of a
+    # local parallel run converted at once)
+    with _LOCK:
+        code = _converted_code(fn, owner)
     out = fn if code is None else _instantiate(code, fn)
     _FN_CACHE[fn] = (owner, out)
     return out

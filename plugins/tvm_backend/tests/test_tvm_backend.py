@@ -100,6 +100,37 @@ def test_a_chain_tvm_does_not_generate_runs_the_provider_below(caplog):
     assert "erf" in caplog.text
 
 
+def test_16_bit_brain_floats_run_on_the_provider_below(caplog):
+    import ml_dtypes   # NumPy has no bfloat16: its dtype is ml_dtypes' (kind "V")
+    bf16 = np.dtype(ml_dtypes.bfloat16)
+    x = np.linspace(-2, 2, 8).astype(bf16)
+    expr = (("mul", (("in", 0), ("const", 2.0, bf16)), (), (8,), bf16),
+            ("exp", (("node", 0),), (), (8,), bf16))
+    with caplog.at_level("INFO", logger="sporeling.tvm"):
+        got = kernels.fused_elementwise(TVM, x, expr=expr)
+    assert got.dtype == bf16 and "bfloat16" in caplog.text
+    np.testing.assert_array_equal(got, NUMPY.run("fused_elementwise", x, expr=expr))
+
+
+def test_a_module_tvm_fails_on_is_retried_chain_by_chain(monkeypatch, caplog):
+    kernels.forget()
+    calls = []
+
+    def failing(functions):
+        calls.append(len(functions))
+        raise RuntimeError("LLVM said no")
+
+    monkeypatch.setattr(kernels, "_build", failing)
+    chains = _chains(2)
+    with caplog.at_level("INFO", logger="sporeling.tvm"):
+        kernels.compile_chains(chains)
+    assert calls == [2, 1, 1] and all(kernels._COMPILED[c] is None for c in chains)
+    assert "a module of 2 chains" in caplog.text
+    x = np.ones(5, np.float32)
+    np.testing.assert_array_equal(kernels.fused_elementwise(TVM, x, expr=chains[1][0]), x + 1)
+    kernels.forget()
+
+
 def test_the_stack_tvm_then_onednn_then_numpy():
     chain = TVM.chain()
     assert chain[0] == "tvm" and chain[-1] == "numpy"

@@ -135,6 +135,12 @@ def unsupported(expr: tuple, in_specs: tuple) -> str | None:
     out_shape = tuple(expr[-1][3])
     if not out_shape or 0 in out_shape:
         return "a 0-d or empty output"
+    dtypes = [node[4] for node in expr] + [  # the nodes' first: specs keep only .str
+        ref[2] for node in expr for ref in node[1] if ref[0] == "const"] + [
+        d for _, d in in_specs]
+    for dtype in dtypes:
+        if np.dtype(dtype).kind not in "biuf":  # bfloat16, float8 (ml_dtypes): NumPy's kernels
+            return f"dtype {np.dtype(dtype).name}"
     for name, *_ in expr:
         if name not in EXPRESSIONS:
             return f"no expression for {name!r}"

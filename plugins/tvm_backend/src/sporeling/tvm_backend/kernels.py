@@ -62,7 +62,7 @@ def _load(chains: list) -> bool:
         library = cache.load_or_build(chains, lambda: _build(
             {name: prim_func(*chain)["main"] for name, chain in names.items()}))
     except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
-        log.info("TVM failed on a module of %d chains (%s)", len(generated), error)
+        log.info("TVM failed on a module of %d chains (%s)", len(chains), error)
         return False
     for name, chain in names.items():
         _COMPILED[chain] = library[name]

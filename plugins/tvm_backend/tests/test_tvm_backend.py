@@ -100,6 +100,30 @@ def test_a_chain_tvm_does_not_generate_runs_the_provider_below(caplog):
     assert "erf" in caplog.text
 
 
+def test_trailing_axes_read_whole_or_not_at_all_are_one_loop():
+    from sporeling.tvm_backend.elementwise import collapsed
+    f = "float32"
+    shape = (4, 6, 3, 3)
+    expr = (("mul", (("in", 0), ("in", 1)), (), shape, f),
+            ("add", (("node", 0), ("const", 0.5, f)), (), shape, f))
+    specs = ((shape, "<f4"), ((4, 6, 1, 1), "<f4"))
+    merged, merged_specs = collapsed(expr, specs)
+    assert [n[3] for n in merged] == [(4, 6, 9)] * 2
+    assert [s for s, _ in merged_specs] == [(4, 6, 9), (4, 6, 1)]
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(shape).astype(np.float32)
+    b = rng.standard_normal((4, 6, 1, 1)).astype(np.float32)
+    want = NUMPY.run("fused_elementwise", a, b, expr=expr)
+    np.testing.assert_allclose(kernels.fused_elementwise(TVM, a, b, expr=expr), want,
+                               rtol=1e-6)
+    out = np.zeros((4, 6, 3, 6), np.float32)[..., ::2]     # a strided out=
+    kernels.fused_elementwise(TVM, a, b, out=out, expr=expr)
+    np.testing.assert_allclose(out, want, rtol=1e-6)
+    strided = np.repeat(a, 2, axis=-1)[..., ::2]            # a strided input
+    np.testing.assert_allclose(kernels.fused_elementwise(TVM, strided, b, expr=expr), want,
+                               rtol=1e-6)
+
+
 def test_16_bit_brain_floats_run_on_the_provider_below(caplog):
     import ml_dtypes   # NumPy has no bfloat16: its dtype is ml_dtypes' (kind "V")
     bf16 = np.dtype(ml_dtypes.bfloat16)

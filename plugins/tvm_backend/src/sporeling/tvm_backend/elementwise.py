@@ -19,7 +19,8 @@ import numpy as np
 
 from .target import tvm, vector_bytes
 
-__all__ = ["Unsupported", "unsupported", "prim_func", "EXPRESSIONS", "PARALLEL_FROM"]
+__all__ = ["Unsupported", "unsupported", "collapsed", "prim_func", "EXPRESSIONS",
+           "PARALLEL_FROM"]
 
 PARALLEL_FROM: int | None = None
 """Outputs with at least this many elements run their outer loops on TVM's threads; None:
@@ -147,6 +148,26 @@ def unsupported(expr: tuple, in_specs: tuple) -> str | None:
     return None
 
 
+def collapsed(expr: tuple, in_specs: tuple) -> tuple[tuple, tuple]:
+    """``(expr, in_specs)`` with the trailing axes every operand reads whole or not at all
+    merged into one (the shapes of the nodes and inputs alike), or as they are when there
+    is at most one such axis. A fused loop over (64, 32, 3, 3) indexed each operand with a
+    division by 288 per element: 2.8 ns an element against 0.2 ns over (18432,)."""
+    out_shape = tuple(expr[-1][3])
+    n = len(out_shape)
+    fused = _fused_axes(out_shape, [shape for shape, _ in in_specs])
+    if fused < 2:
+        return expr, in_specs
+
+    def merge(shape):
+        padded = (1,) * (n - len(shape)) + tuple(shape)
+        return padded[:n - fused] + (math.prod(padded[n - fused:]),)
+
+    return (tuple((name, operands, params, merge(shape), dtype)
+                  for name, operands, params, shape, dtype in expr),
+            tuple((merge(shape), dtype) for shape, dtype in in_specs))
+
+
 def prim_func(expr: tuple, in_specs: tuple):
     """The scheduled TensorIR module computing ``expr`` from inputs ``in_specs`` (``(shape,
     dtype)`` each) into the last node's shape and dtype."""
@@ -172,22 +193,50 @@ def prim_func(expr: tuple, in_specs: tuple):
                                      offset_factor=1)
                       for h, (shape, dtype) in zip(handles, in_specs)]
             out = T.match_buffer(out_handle, out_shape, out_dtype, align=4, offset_factor=1)
+            # nodes with one value for the whole output (an optimizer's bias corrections
+            # from the step count...) are computed once, before the loops (LLVM did not
+            # hoist a per-element pow: 83 us for 30k elements)
+            once = _invariant(expr, in_specs)
+            known = {k: T.bind(v) for k, v in
+                     _values(expr, in_specs, inputs, [], ops, tir, {}, once).items()}
             with T.grid(*out_shape) as loops:
                 loops = list(loops) if len(out_shape) > 1 or not isinstance(
                     loops, tvm().tirx.Var) else [loops]
                 with T.sblock("out"):
                     index = [T.axis.spatial(n, i) for n, i in zip(out_shape, loops)]
-                    T.buffer_store(out, _body(expr, in_specs, inputs, index, ops, tir), index)
+                    last = len(expr) - 1
+                    T.buffer_store(out, _values(expr, in_specs, inputs, index, ops, tir,
+                                                known, {last})[last], index)
     return _schedule(t, builder.get(), out_shape, out_dtype, [s for s, _ in in_specs])
 
 
-def _body(expr, in_specs, inputs, index, ops, tir):
-    """The last node's value at the output's ``index``."""
-    values = []
-    for name, operands, params, shape, dtype in expr:
+def _invariant(expr, in_specs) -> set:
+    """The nodes (but the last) of one element whose operands are constants, one-element
+    inputs or such nodes."""
+    single = {i for i, (shape, _) in enumerate(in_specs) if math.prod(shape) == 1}
+    found: set = set()
+    for k, (_, operands, _, shape, _) in enumerate(expr[:-1]):
+        if math.prod(shape) == 1 and all(
+                ref[0] == "const" or ref[0] == "in" and ref[1] in single or
+                ref[0] == "node" and ref[1] in found for ref in operands):
+            found.add(k)
+    return found
+
+
+def _values(expr, in_specs, inputs, index, ops, tir, known: dict, wanted: set) -> dict:
+    """Node -> its value at the output's ``index`` for the ``wanted`` nodes (and what
+    they read), ``known`` ones taken as given."""
+    values = dict(known)
+    needed = set(wanted)
+    for k in range(len(expr) - 1, -1, -1):  # what the wanted nodes read
+        if k in needed and k not in values:
+            needed.update(ref[1] for ref in expr[k][1] if ref[0] == "node")
+    for k, (name, operands, params, shape, dtype) in enumerate(expr):
+        if k not in needed or k in values:
+            continue
         dtype = str(np.dtype(dtype))
         args = []
-        for k, ref in enumerate(operands):
+        for j, ref in enumerate(operands):
             if ref[0] == "in":
                 shape_in = tuple(in_specs[ref[1]][0])
                 value = inputs[ref[1]][_project(shape_in, index) if shape_in else (0,)]
@@ -196,13 +245,13 @@ def _body(expr, in_specs, inputs, index, ops, tir):
             else:
                 value = tir.const(ref[1], str(np.dtype(ref[2])))
             have = _dtype(value)
-            if k not in _UNCAST.get(name, ()) and have != dtype:
+            if j not in _UNCAST.get(name, ()) and have != dtype:
                 # NumPy's casts: nonzero is True; floats to integers truncate
                 value = value != tir.const(0, have) if dtype == "bool" else \
                     tir.Cast(dtype, value)
             args.append(value)
-        values.append(ops[name](dtype, dict(params), *args))
-    return values[-1]
+        values[k] = ops[name](dtype, dict(params), *args)
+    return {k: values[k] for k in wanted}
 
 
 def _schedule(t, func, out_shape, out_dtype, in_shapes):

@@ -18,7 +18,7 @@ import threading
 import numpy as np
 
 from . import cache
-from .elementwise import prim_func, unsupported
+from .elementwise import collapsed, prim_func, unsupported
 from .target import target, tvm
 
 __all__ = ["fused_elementwise", "compile_chains", "forget"]
@@ -34,7 +34,9 @@ def _spec(shape, dtype) -> tuple:
 
 def compile_chains(chains) -> None:
     """Compile every ``(expr, input specs)`` of ``chains`` not compiled yet, in one module
-    (loaded from the disk cache when a previous process compiled the same set)."""
+    (loaded from the disk cache when a previous process compiled the same set); each in
+    its :func:`~.elementwise.collapsed` form, which is what calls look up."""
+    chains = [collapsed(*chain) for chain in chains]
     with _LOCK:
         wanted = []
         for chain in dict.fromkeys(c for c in chains if c not in _COMPILED):
@@ -117,37 +119,42 @@ def fused_elementwise(backend, *inputs, out=None, expr):
 
 def _call(expr, inputs):
     """``call(backend, inputs, out)`` for ``expr`` on inputs of these shapes and dtypes."""
-    specs = tuple(_spec(a.shape, a.dtype) for a in inputs)
-    fn = _function(expr, specs)
+    chain = collapsed(expr, tuple(_spec(a.shape, a.dtype) for a in inputs))
+    fn = _function(*chain)
     if fn is None:
         def below(backend, inputs, out):
             return backend.below_kernel("fused_elementwise")(backend, *inputs, out=out,
                                                              expr=expr)
         return below
     shape, dtype = tuple(expr[-1][3]), np.dtype(expr[-1][4])
-    # TVM reads compact, writeable arrays only (DLPack): the positions that were not (a
-    # broadcast constant...) are copied on every call; 0-d inputs are declared as shape (1,)
-    fixed = [k for k, a in enumerate(inputs)
-             if a.ndim == 0 or not (a.flags.c_contiguous and a.flags.writeable)]
+    # the arrays as the compiled function declares them: collapsed shapes (views), 0-d
+    # inputs as shape (1,); TVM reads compact, writeable arrays only (DLPack): the
+    # positions that were not (a broadcast constant...) are copied on every call
+    shapes = [tuple(s) or (1,) for s, _ in chain[1]]
+    out_shape = tuple(chain[0][-1][3])
+    fixed = [k for k, a in enumerate(inputs) if a.shape != shapes[k] or
+             not (a.flags.c_contiguous and a.flags.writeable)]
 
     def run(backend, inputs, out):
         result = backend.allocate(shape, dtype) if out is None else out
+        # a strided out= is written through a compact buffer (its reshape would copy)
+        target = result if result.flags.c_contiguous else np.empty(shape, dtype)
         if fixed:
             inputs = list(inputs)
             for k in fixed:
-                inputs[k] = _compact(inputs[k])
+                inputs[k] = _compact(inputs[k], shapes[k])
         try:
-            fn(*inputs, result)
-        except (ValueError, BufferError):  # another input or out= is strided or read-only
-            target = result if result.flags.c_contiguous else np.empty(shape, dtype)
-            fn(*map(_compact, inputs), target)
-            if target is not result:
-                np.copyto(result, target)
+            fn(*inputs, target.reshape(out_shape))
+        except (ValueError, BufferError):  # another input is strided or read-only
+            fn(*[_compact(a, s) for a, s in zip(inputs, shapes)], target.reshape(out_shape))
+        if target is not result:
+            np.copyto(result, target)
         return result
     return run
 
 
-def _compact(a):
-    if a.flags.c_contiguous and a.flags.writeable:
-        return a.reshape(1) if a.ndim == 0 else a
-    return np.array(a, order="C").reshape(a.shape or (1,))
+def _compact(a, shape):
+    """``a`` as a compact, writeable array of ``shape`` (its own size)."""
+    if not (a.flags.c_contiguous and a.flags.writeable):
+        a = np.array(a, order="C")
+    return a.reshape(shape)

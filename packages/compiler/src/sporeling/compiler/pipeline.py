@@ -34,7 +34,8 @@ class Executable:
 
     def __call__(self, *args) -> list:
         try:
-            return run(self.program.program, args)
+            runner = self.program.program._runner  # built on the first call
+            return runner(*args) if runner is not None else run(self.program.program, args)
         except SporelingError as exc:
             # a `raise` of the user's code (a `check`): their exception, not the runtime's
             # report of a failed kernel

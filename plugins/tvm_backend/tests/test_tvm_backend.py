@@ -124,6 +124,22 @@ def test_trailing_axes_read_whole_or_not_at_all_are_one_loop():
                                rtol=1e-6)
 
 
+def test_zero_dimensional_chains_are_generated_too(caplog):
+    f = "float32"
+    expr = (("mul", (("in", 0), ("const", 2.0, f)), (), (), f),
+            ("exp", (("node", 0),), (), (), f),
+            ("add", (("node", 1), ("in", 1)), (), (), f))
+    x, y = np.array(0.25, np.float32), np.array(1.5, np.float32)
+    kernels.forget()
+    with caplog.at_level("INFO", logger="sporeling.tvm"):
+        got = kernels.fused_elementwise(TVM, x, y, expr=expr)
+    assert got.shape == () and "not generated" not in caplog.text
+    np.testing.assert_allclose(got, np.exp(0.5) + 1.5, rtol=1e-6)
+    out = np.empty((), np.float32)
+    assert kernels.fused_elementwise(TVM, x, y, out=out, expr=expr) is out
+    np.testing.assert_allclose(out, np.exp(0.5) + 1.5, rtol=1e-6)
+
+
 def test_16_bit_brain_floats_run_on_the_provider_below(caplog):
     import ml_dtypes   # NumPy has no bfloat16: its dtype is ml_dtypes' (kind "V")
     bf16 = np.dtype(ml_dtypes.bfloat16)

@@ -131,7 +131,7 @@ def _call(expr, inputs):
     # inputs as shape (1,); TVM reads compact, writeable arrays only (DLPack): the
     # positions that were not (a broadcast constant...) are copied on every call
     shapes = [tuple(s) or (1,) for s, _ in chain[1]]
-    out_shape = tuple(chain[0][-1][3])
+    out_shape = tuple(chain[0][-1][3]) or (1,)
     fixed = [k for k, a in enumerate(inputs) if a.shape != shapes[k] or
              not (a.flags.c_contiguous and a.flags.writeable)]
 

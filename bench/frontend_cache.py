@@ -18,6 +18,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -62,6 +63,7 @@ def _run(workload: str, home: str, out: str, cache: bool) -> tuple[float, float]
     env.pop("SPORELING_FRONTEND_CACHE", None)
     if not cache:
         env["SPORELING_FRONTEND_CACHE"] = "0"
+    time.sleep(0.3)  # idle first: the previous process's BLAS threads may still spin
     done = subprocess.run([sys.executable, "-c", CHILD, workload, str(BENCH), out], env=env,
                           capture_output=True, text=True, check=True)
     converter, whole = map(float, done.stdout.split()[-2:])

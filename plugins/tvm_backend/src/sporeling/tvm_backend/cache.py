@@ -15,6 +15,8 @@ import os
 import shutil
 import tempfile
 
+from sporeling.core import paths
+
 from .target import cpu_identity, ffi
 
 __all__ = ["load_or_build", "cache_dir"]
@@ -24,11 +26,7 @@ FORMAT = 2  # bump when the generated code changes for the same chains
 
 
 def cache_dir() -> str:
-    home = os.environ.get("SPORELING_HOME")
-    if home:
-        return os.path.join(home, "cache", "tvm")
-    import platformdirs
-    return os.path.join(platformdirs.user_cache_dir("sporeling"), "tvm")
+    return paths.cache_dir("tvm")
 
 
 def _key(chains) -> str:

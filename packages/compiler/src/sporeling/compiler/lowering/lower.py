@@ -133,8 +133,9 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
         prepare([(ins.name, ins.params, tuple(keys[s] for s in ins.inputs))
                  for ins in instructions])
     output_slots = tuple(slot(v) for v in graph.outputs)
-    into = updates_in_place([ins.name for ins in instructions], steps, input_slots,
-                            output_slots, analyse(steps, output_slots)) if plan else {}
+    names = [ins.name for ins in instructions]
+    into = updates_in_place(names, steps, input_slots, output_slots,
+                            analyse(steps, output_slots)) if plan and "assign" in names else {}
     for p in into:  # writes a Parameter's buffer: not planned, aliases its inputs
         steps[p] = Step(steps[p].inputs, steps[p].outputs, "opaque")
         sizes.pop(instructions[p].outputs[0], None)

@@ -13,13 +13,12 @@ import itertools
 
 import numpy as np
 
-from sporeling.compiler.ir import unflatten
 from sporeling.compiler.pipeline import compile_graph
 from sporeling.compiler.quant import (Calibrator, QuantizedOp, build_table, quantizable_sites,
                                       quantize_graph)
 from sporeling.core import SporelingError
 
-from ..graph.tracing import ARRAY_LEAF
+from ..graph.tracing import rebuild
 from ..nn import Cell
 from ..serialization.safetensors_io import CheckpointError, read_tensors, write_tensors
 from ..tensor import Tensor
@@ -80,9 +79,7 @@ class QuantizedCell(Cell):
     def __call__(self, x):
         x = np.asarray(as_array(x), np.float32)
         _, run, frozen = self.graph_for(x)
-        outs = iter(Tensor(a) for a in run(x))
-        leaves = [next(outs) if s is ARRAY_LEAF else s for s in frozen.out_static]
-        return unflatten(frozen.out_tree, leaves)
+        return rebuild(frozen.out_tree, frozen.out_static, map(Tensor, run(x)))
 
     def construct(self, x):
         return self(x)

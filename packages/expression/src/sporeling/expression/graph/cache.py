@@ -19,14 +19,14 @@ import numpy as np
 
 from sporeling.compiler.core import locate
 from sporeling.compiler.core.stack import STACK
-from sporeling.compiler.ir import flatten, unflatten
+from sporeling.compiler.ir import flatten
 from sporeling.compiler.jit_levels import check_level, compile_at
 from sporeling.core import context_version, get_context
 
 from ..structure_epoch import EPOCH
 from ..tensor.tensor import Tensor, wrap
 from .effects import aliased_param_inputs
-from .tracing import ARRAY_LEAF, is_array_leaf, trace
+from .tracing import ARRAY_LEAF, is_array_leaf, rebuild, trace
 
 __all__ = ["CompiledFunction", "cell_signature"]
 
@@ -101,9 +101,7 @@ class _Entry:
             for p, value in zip(traced.effect_params, outs[n:]):
                 if value is not p._data:  # assign wrote in place unless it could not
                     _store(p, value)
-        results = iter(outs[:n])
-        leaves = [wrap(next(results)) if s is ARRAY_LEAF else s for s in traced.out_static]
-        return unflatten(traced.out_tree, leaves)
+        return rebuild(traced.out_tree, traced.out_static, map(wrap, outs[:n]))
 
 
 def _store(param, value) -> None:

@@ -38,7 +38,7 @@ from sporeling.compiler.core.stack import Layer, innermost, pushed
 from ..tensor.parameter import Lift, lifted, live_parameters
 from ..tensor.tensor import Tensor, wrap
 
-__all__ = ["ARRAY_LEAF", "Traced", "Retrace", "GraphTrace", "trace", "is_tracing", "is_array_leaf",
+__all__ = ["ARRAY_LEAF", "rebuild", "Traced", "Retrace", "GraphTrace", "trace", "is_tracing", "is_array_leaf",
            "note_cell", "only_if", "full_precision"]
 
 
@@ -122,6 +122,13 @@ class _ArrayLeaf:
 
 ARRAY_LEAF = _ArrayLeaf()
 """Where an array output goes among a traced call's static outputs (``Traced.out_static``)."""
+
+
+def rebuild(out_tree, out_static: list, arrays):
+    """A traced call's result: ``arrays`` (its graph's array outputs, in order) put back
+    among its static outputs, in its structure."""
+    arrays = iter(arrays)
+    return unflatten(out_tree, [next(arrays) if s is ARRAY_LEAF else s for s in out_static])
 
 
 @dataclass

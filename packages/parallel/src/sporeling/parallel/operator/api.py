@@ -116,12 +116,8 @@ class Shard:
             as_tensor = any(isinstance(a, Tensor) for a in args)
             outs = [Tensor(o) if as_tensor else o for o in outs]
         outs = outs[:len(outs) - len(traced.effect_params)]
-        from sporeling.compiler.ir import unflatten
-        from sporeling.expression.graph.tracing import ARRAY_LEAF
-        leaves = list(traced.out_static)
-        it = iter(outs)
-        leaves = [next(it) if x is ARRAY_LEAF else x for x in leaves]
-        return unflatten(traced.out_tree, leaves)
+        from sporeling.expression.graph.tracing import rebuild
+        return rebuild(traced.out_tree, traced.out_static, outs)
 
     def _recorded(self, comm, traced, sg, args) -> list:
         """Run this rank's program with every step a primitive bound on Tensors, so the

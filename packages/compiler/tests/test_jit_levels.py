@@ -27,13 +27,14 @@ def _backend(executable) -> str:
 
 @pytest.fixture
 def lowering_backends(monkeypatch):
-    """The ``backend`` context value each compile lowered under."""
+    """The backend each compile lowered on: the one it was given, else the context's
+    ``backend`` value (None: the device target's default)."""
     seen = []
     real = jit_levels.compile_graph
 
-    def spy(graph, *, level=None):
-        seen.append(get_context("backend"))
-        return real(graph, level=level)
+    def spy(graph, *, level=None, backend=None):
+        seen.append(backend.name if backend is not None else get_context("backend"))
+        return real(graph, level=level, backend=backend)
     monkeypatch.setattr(jit_levels, "compile_graph", spy)
     return seen
 

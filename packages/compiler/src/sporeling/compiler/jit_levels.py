@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 
-from sporeling.core import SporelingError, context, get_context
+from sporeling.core import SporelingError, get_context
 from sporeling.runtime import get_backends
 
 from .passes import LEVELS
@@ -75,8 +75,6 @@ def compile_at(graph, level: str | None = None) -> Executable:
     """``graph`` compiled at ``level`` (None: the context's ``jit_level``)."""
     asked = level is not None
     level = check_level(get_context("jit_level") if level is None else level)
-    backend = native_backend(asked) if level == "O2" else None
-    if backend is None:
-        return compile_graph(graph, level=level)
-    with context(backend=backend):  # lowering asks the context which backend serves
-        return compile_graph(graph, level=level)
+    native = native_backend(asked) if level == "O2" else None
+    return compile_graph(graph, level=level,
+                         backend=None if native is None else get_backends().instance(native))

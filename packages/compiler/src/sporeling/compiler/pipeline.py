@@ -12,7 +12,8 @@ what happens inside -- which passes, how memory is planned -- is the compiler's 
 """
 from __future__ import annotations
 
-from sporeling.core import SporelingError
+from sporeling.core import SporelingError, get_context
+from sporeling.runtime import get_backend
 from sporeling.runtime.executor import run
 
 from .core.location import with_function
@@ -27,10 +28,11 @@ __all__ = ["Executable", "compile_graph"]
 class Executable:
     """A compiled graph: call it with flat inputs, get flat outputs."""
 
-    def __init__(self, graph: Graph, source_graph: Graph):
+    def __init__(self, graph: Graph, source_graph: Graph, backend=None):
         self.graph = graph                # after the passes
         self.source_graph = source_graph  # as traced
-        self.program = lower(graph)       # kernel calls over a statically planned arena
+        # kernel calls over a statically planned arena
+        self.program = lower(graph, backend=backend)
 
     def __call__(self, *args) -> list:
         try:
@@ -55,7 +57,10 @@ class Executable:
         return f"<Executable {self.graph.name}: {len(self.graph.equations)} equations>"
 
 
-def compile_graph(graph: Graph, *, level: str | None = None) -> Executable:
-    """Verify ``graph``, optimise it at ``level`` and make it runnable."""
+def compile_graph(graph: Graph, *, level: str | None = None, backend=None) -> Executable:
+    """Verify ``graph``, optimise it at ``level`` and make it runnable on ``backend``
+    (default: the one the context's device target chooses); the passes know it too."""
     verify(graph)
-    return Executable(optimize(graph, level), graph)
+    if backend is None:
+        backend = get_backend(get_context("device_target"))
+    return Executable(optimize(graph, level, backend=backend), graph, backend)

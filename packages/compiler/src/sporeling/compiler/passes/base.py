@@ -34,11 +34,21 @@ is chosen at lowering, see :mod:`sporeling.compiler.jit_levels`)."""
 @dataclass
 class PassContext:
     """What a pass may consult: the level, the options the manager read from the context
-    (``recompute``...), and ``stats`` where passes count what they did (for tests and
-    ``SPORELING_DUMP_IR``)."""
+    (``recompute``...), the backend the graph will be lowered on (``backend``; None: the
+    one the context's device target chooses), and ``stats`` where passes count what they
+    did (for tests and ``SPORELING_DUMP_IR``)."""
     level: str = "O1"
     options: dict[str, Any] = field(default_factory=dict)
     stats: dict[str, int] = field(default_factory=dict)
+    backend: Any = None
+
+    def lowering_backend(self):
+        """The backend the graph will be lowered on."""
+        if self.backend is None:
+            from sporeling.core import get_context
+            from sporeling.runtime import get_backend
+            self.backend = get_backend(get_context("device_target"))
+        return self.backend
 
     def count(self, what: str, n: int = 1) -> None:
         """Add ``n`` to ``stats[what]``."""

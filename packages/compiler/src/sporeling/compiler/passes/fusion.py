@@ -150,18 +150,17 @@ def _fused_equation(eqs: list[Equation]) -> Equation:
                     root.source)
 
 
-def _recompute_rule():
-    """The Graph-mode backend's ``recomputes_in_fusion`` (None: it recomputes nothing)."""
-    from sporeling.core import get_context
-    from sporeling.runtime import Backend, get_backend
-    backend = get_backend(get_context("device_target"))
+def _recompute_rule(ctx: PassContext):
+    """The lowering backend's ``recomputes_in_fusion`` (None: it recomputes nothing)."""
+    from sporeling.runtime import Backend
+    backend = ctx.lowering_backend()
     overridden = type(backend).recomputes_in_fusion is not Backend.recomputes_in_fusion
     return backend.recomputes_in_fusion if overridden else None
 
 
 def fuse_elementwise(graph: Graph, ctx: PassContext) -> Graph:
     """``graph`` with elementwise chains fused (inside sub-graphs too)."""
-    groups, dropped = _groups(graph, _recompute_rule())
+    groups, dropped = _groups(graph, _recompute_rule(ctx))
     equations: list[Equation] = []
     changed = bool(groups or dropped)
     for i, eq in enumerate(graph.equations):

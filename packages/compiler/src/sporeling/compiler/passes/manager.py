@@ -96,11 +96,13 @@ def _run(p: Pass, graph: Graph, ctx: PassContext, dumper: _Dumper, check: bool) 
 
 def optimize(graph: Graph, level: str | None = None, name: str | None = None, *,
              passes: PassRegistry | None = None, only: Iterable[str] | None = None,
-             verify_each: bool | None = None, ctx: PassContext | None = None) -> Graph:
+             verify_each: bool | None = None, ctx: PassContext | None = None,
+             backend=None) -> Graph:
     """``graph`` after the passes of ``level`` (default: the context's ``jit_level``).
 
     ``name`` labels the dumps (default: the graph's name); ``passes`` replaces the
-    registered passes, ``only`` restricts them to some names; ``ctx`` collects statistics.
+    registered passes, ``only`` restricts them to some names; ``ctx`` collects statistics;
+    ``backend`` is the one the graph will be lowered on (default: the device target's).
     """
     level = level if level is not None else _context("jit_level", "O1")
     if level not in LEVELS:
@@ -111,6 +113,8 @@ def optimize(graph: Graph, level: str | None = None, name: str | None = None, *,
     if ctx is None:
         ctx = PassContext(level)
     ctx.level = level
+    if backend is not None:
+        ctx.backend = backend
     ctx.options.setdefault("recompute", _context("recompute", False))
     check = os.environ.get(VERIFY_ENV, "") == "1" if verify_each is None else verify_each
     dumper = _Dumper(_dump_dir(), name or graph.name)

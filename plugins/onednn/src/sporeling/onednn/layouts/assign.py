@@ -201,10 +201,9 @@ def assign_layouts(graph: Graph, ctx: PassContext) -> Graph:
 def _enabled(ctx: PassContext) -> bool:
     """On when ``onednn_layouts`` is and Graph mode lowers on a backend whose convolutions
     are oneDNN's (this plugin's backend, or one stacked on it)."""
-    from sporeling.runtime import get_backend
     if not get_context("onednn_layouts"):
         return False
-    backend = get_backend(get_context("device_target"))
+    backend = ctx.lowering_backend()
     provider = getattr(backend, "provider", None)
     return provider is not None and provider("conv2d") == "onednn"
 

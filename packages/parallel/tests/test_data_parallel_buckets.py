@@ -75,6 +75,18 @@ def test_a_parameter_bigger_than_the_cap_travels_alone():
         [(2, 0), (1,)]
 
 
+def test_comm_fusion_groups_split_the_buckets():
+    from sporeling.expression import Parameter
+    params = [Parameter(np.zeros(4, np.float32), name=f"p{i}") for i in range(5)]
+    assert [b.indices for b in plan_buckets(params, cap_bytes=1 << 20)] == [(4, 3, 2, 1, 0)]
+    params[1].comm_fusion = params[3].comm_fusion = 2   # MindSpore's fusion group ids
+    params[2].comm_fusion = 0                           # 0: never fused
+    assert [b.indices for b in plan_buckets(params, cap_bytes=1 << 20)] == \
+        [(4, 0), (3, 1), (2,)]
+    with pytest.raises(Exception, match="comm_fusion"):
+        params[0].comm_fusion = -1
+
+
 def test_buckets_start_during_backward_before_it_ends():
     _, reducer, _ = _step(50 / 2**20)  # one parameter per bucket
     events = reducer.last_step_events

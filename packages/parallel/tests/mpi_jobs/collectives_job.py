@@ -6,6 +6,7 @@ import numpy as np
 
 import sporeling.expression as sx
 import sporeling.parallel as sp
+from sporeling.core.errors import DTypeError, ShapeError
 
 sp.init()
 comm = sp.current()
@@ -24,6 +25,45 @@ for op, ref in [("sum", np.sum), ("mean", np.mean), ("max", np.max), ("min", np.
 in_place = data(rank)
 assert comm.all_reduce(in_place, out=in_place) is in_place  # MPI.IN_PLACE
 np.testing.assert_allclose(in_place, np.sum(everyone, axis=0))
+# blocking all_reduce's short checked path (signatures, then MPI's blocking Allreduce) for
+# plain arrays; the others (converted, float16, mean of ints) go the nonblocking way
+short_calls = []
+blocking_allreduce = comm._all_reduce_now
+comm._all_reduce_now = lambda *args: (short_calls.append(1), blocking_allreduce(*args))
+other = np.empty((4, 6))
+assert comm.all_reduce(data(rank), "max", out=other) is other
+np.testing.assert_array_equal(other, np.max(everyone, axis=0))
+for dtype in (np.int32, np.uint8):
+    got = comm.all_reduce(data(rank, dtype=dtype), "max")
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got, np.max([d.astype(dtype) for d in everyone], axis=0))
+assert len(short_calls) == 3, short_calls
+flags = np.array([rank == 0, True, False])  # bools reduce by or / and, as NumPy's ufuncs
+assert comm.all_reduce(flags, "sum").tolist() == [True, True, False]
+assert comm.all_reduce(flags, "min").tolist() == [n == 1, True, False]
+np.testing.assert_allclose(comm.all_reduce(data(rank, dtype=np.complex128)),
+                           np.sum(everyone, axis=0))
+strided = data(rank, (4, 12))[:, ::2]  # not contiguous: converted first
+np.testing.assert_allclose(comm.all_reduce(strided), sum(data(r, (4, 12))[:, ::2]
+                                                         for r in range(n)))
+np.testing.assert_allclose(comm.all_reduce(data(rank).tolist(), "mean"), np.mean(everyone, 0))
+try:
+    comm.all_reduce(data(rank, dtype=np.int64), "mean")
+    raise AssertionError("mean of ints was accepted")
+except DTypeError:
+    pass
+read_only = data(rank)
+read_only.flags.writeable = False
+try:
+    comm.all_reduce(read_only, out=read_only)
+    raise AssertionError("a read-only out= was written")
+except ShapeError:
+    pass
+queued = comm.iall_reduce(np.full(2, 1.0))  # a checked collective still queued: in order
+np.testing.assert_array_equal(comm.all_reduce(np.full(2, 2.0)), np.full(2, 2.0 * n))
+np.testing.assert_array_equal(queued.wait(), np.full(2, 1.0 * n))
+assert len(short_calls) == 3, short_calls
+comm._all_reduce_now = blocking_allreduce
 half = comm.all_reduce(data(rank, dtype=np.float16))
 assert half.dtype == np.float16
 np.testing.assert_allclose(half, np.sum(everyone, axis=0).astype(np.float16))

@@ -9,10 +9,11 @@ user's line as payload) over a side channel that user collectives never use (MPI
 duplicate of the communicator; local: a rendezvous of its own). Only when every rank's
 signature is equal does the collective itself start; otherwise no rank starts it, and each
 raises :class:`~sporeling.parallel.errors.CollectiveMismatchError` naming what every rank
-called. The round trip overlaps the collective's local work: an all-reduce copies the rank's
-input into its result buffer (MPI's own first step) while the signatures travel, and then
-reduces in place -- so the round trip costs nothing beyond that copy's time while the ranks
-have their cores (issue 23 §14).
+called. A nonblocking all-reduce overlaps the round trip with its local work (it copies the
+rank's input into its result buffer, MPI's own first step, while the signatures travel,
+then reduces in place); a blocking one waits for the signatures, then makes MPI's blocking
+call in as few Python steps as it can: the check's price is those steps, each slow on the
+cold caches a large transfer leaves (issue 23 §14).
 The exchange is nonblocking (``i*`` starts never wait for the peers) and the handle's
 ``wait(timeout)`` bounds both phases, so a rank that never arrives is still a
 :class:`~sporeling.parallel.errors.CollectiveTimeoutError`.
@@ -44,7 +45,7 @@ from ..errors import CollectiveMismatchError
 from .handle import Handle
 
 __all__ = ["encode", "describe", "line_of", "CheckedHandle", "AllOf", "group_id", "user_line",
-           "mismatch_error", "message_mismatch", "SIGNATURE_WORDS", "checking", "Described"]
+           "mismatch_error", "message_mismatch", "SIGNATURE_WORDS", "SEQUENCE_WORD", "checking", "Described"]
 
 KINDS = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "all_to_all", "barrier",
          "send", "recv")
@@ -57,6 +58,7 @@ _MAGIC = 0x53504348  # "SPCH": a buffer that is not a signature (another exchang
 _MAGIC_AT, _SEQ, _KIND, _OP, _DTYPE, _P1, _P2, _GROUP, _NDIM, _SHAPE_CRC, _DIMS = \
     0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11
 COMPARED = _DIMS + MAX_DIMS
+SEQUENCE_WORD = _SEQ
 SIGNATURE_WORDS = COMPARED + LINE_BYTES // 8
 _NONE = -1
 
@@ -171,8 +173,12 @@ def user_line() -> str:
         frame = frame.f_back
     if frame is None:
         return ""
-    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno} in " \
-           f"{frame.f_code.co_name}"
+    return _line_text(frame.f_code, frame.f_lineno)
+
+
+@functools.lru_cache(maxsize=1024)  # a training loop calls from the same few lines
+def _line_text(code, lineno: int) -> str:
+    return f"{os.path.basename(code.co_filename)}:{lineno} in {code.co_name}"
 
 
 def _call(sig: np.ndarray) -> str:

@@ -18,7 +18,8 @@ import numpy as np
 
 from ..errors import CommunicatorError
 from .base import WORLD, Communicator
-from .handle import PollingHandle
+from .check import SIGNATURE_WORDS, describe
+from .handle import POLLS_PER_YIELD, PollingHandle
 
 __all__ = ["MpiCommunicator", "launched_world_size", "world"]
 
@@ -70,18 +71,22 @@ class MpiCommunicator(Communicator):
     backend = "mpi"
 
     def __init__(self, comm, name: str, world_ranks=None):
+        MPI = _mpi()
         if world_ranks is None:
-            MPI = _mpi()
             world_ranks = MPI.Group.Translate_ranks(comm.Get_group(), list(range(comm.size)),
                                                     MPI.COMM_WORLD.Get_group())
         super().__init__(comm.rank, comm.size, name, world_ranks)
+        self._ops = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD}
+        # MPI's arithmetic ops skip C_BOOL; NumPy's ufuncs on bools are these (or, and)
+        self._bool_ops = {"sum": MPI.LOR, "max": MPI.LOR, "min": MPI.LAND, "prod": MPI.LAND}
+        self._in_place = MPI.IN_PLACE
         self.mpi_comm = comm
         # comm_check's channel: signatures never meet user collectives (own context id)
         self.check_comm = comm.Dup() if comm.size > 1 else None
+        self._signature_rows = np.empty((comm.size, SIGNATURE_WORDS), np.int64)
 
-    def _mpi_op(self, op: str):
-        MPI = _mpi()
-        return {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD}[op]
+    def _mpi_op(self, op: str, dtype: np.dtype):
+        return (self._bool_ops if dtype.char == "?" else self._ops)[op]
 
     def _handle(self, collective: str, request, finish, keep=()):
         def cancel():
@@ -97,12 +102,13 @@ class MpiCommunicator(Communicator):
         if out is None:
             out = self.empty(buf.shape, buf.dtype)
         send = _mpi().IN_PLACE if np.shares_memory(buf, out) else buf
-        req = self.mpi_comm.Iallreduce(send, out, op=self._mpi_op(op))
+        req = self.mpi_comm.Iallreduce(send, out, op=self._mpi_op(op, buf.dtype))
         return self._handle("all_reduce", req, lambda: out, (buf, out))
 
     def _all_reduce_now(self, buf, op, out):
-        send = _mpi().IN_PLACE if np.shares_memory(buf, out) else buf
-        self.mpi_comm.Allreduce(send, out, op=self._mpi_op(op))
+        # both C-contiguous and of one shape: overlapping bounds mean the same buffer
+        send = self._in_place if np.may_share_memory(buf, out) else buf
+        self.mpi_comm.Allreduce(send, out, op=self._ops[op])
 
     def _start_all_gather(self, buf):
         out = self.empty((self.size,) + buf.shape, buf.dtype)
@@ -111,7 +117,7 @@ class MpiCommunicator(Communicator):
 
     def _start_reduce_scatter(self, buf, op):
         out = self.empty(buf.shape[1:], buf.dtype)
-        req = self.mpi_comm.Ireduce_scatter_block(buf, out, op=self._mpi_op(op))
+        req = self.mpi_comm.Ireduce_scatter_block(buf, out, op=self._mpi_op(op, buf.dtype))
         return self._handle("reduce_scatter", req, lambda: out, (buf, out))
 
     def _start_broadcast(self, buf, root):
@@ -142,12 +148,24 @@ class MpiCommunicator(Communicator):
         handle._detail = lambda: f"this rank called {called}; a rank has not reached it"
         return handle
 
+    def _signatures_now(self, sig, collective, timeout):
+        rows = self._signature_rows  # one blocking exchange at a time: one buffer
+        request = self.check_comm.Iallgather(sig, rows)
+        test = request.Test
+        for _ in range(POLLS_PER_YIELD):  # the peers are usually there already
+            if test():
+                return rows
+        handle = PollingHandle(collective, self, test, lambda: rows)
+        handle._keep = sig
+        handle._detail = lambda: (f"in the signature check (comm_check='on'): this rank "
+                                  f"called {describe(sig)}; a rank has not reached it")
+        return handle.wait(timeout)
+
     def _start_signature_send(self, sig, dest, tag):
         req = self.check_comm.Isend(_bytes(sig), dest=dest, tag=tag)
         return self._handle("send", req, lambda: None, (sig,))
 
     def _start_signature_recv(self, source, tag):
-        from .check import SIGNATURE_WORDS
         out = np.empty(SIGNATURE_WORDS, np.int64)
         req = self.check_comm.Irecv(_bytes(out), source=source, tag=tag)
         handle = self._handle("recv", req, lambda: out, (out,))

@@ -4,6 +4,9 @@ Parameters are taken in reverse order -- a network's last layers get their gradi
 first in backward -- and packed greedily into buckets of one dtype holding at most
 ``cap_bytes`` (PyTorch DDP's ``bucket_cap_mb`` heuristic; MindSpore fuses by its
 ``all_reduce_fusion_config``); a parameter bigger than the cap gets a bucket of its own.
+A parameter's ``comm_fusion`` (MindSpore's fusion group, default 1; ``Cell.set_comm_fusion``
+sets it) splits the packing further: only gradients of one group share a bucket, and
+group 0 gives each of its gradients a bucket of its own.
 
     >>> import numpy as np
     >>> class P:                                    # anything with shape and dtype
@@ -52,15 +55,16 @@ class Bucket:
 def plan_buckets(params, cap_bytes: int) -> list[Bucket]:
     """Buckets for ``params`` (objects with ``shape`` and ``dtype``), in the order their
     gradients are expected to become final (see the module doc)."""
-    open_by_dtype: dict[np.dtype, Bucket] = {}
+    open_by_key: dict[tuple, Bucket] = {}
     buckets: list[Bucket] = []
     for index in reversed(range(len(params))):
         p = params[index]
         dtype = np.dtype(p.dtype)
+        group = getattr(p, "comm_fusion", 1)
         size = int(np.prod(tuple(p.shape), dtype=np.int64)) * dtype.itemsize
-        bucket = open_by_dtype.get(dtype)
-        if bucket is None or (bucket.numel and bucket.nbytes + size > cap_bytes):
-            bucket = open_by_dtype[dtype] = Bucket(dtype)
+        bucket = open_by_key.get((dtype, group))
+        if bucket is None or group == 0 or (bucket.numel and bucket.nbytes + size > cap_bytes):
+            bucket = open_by_key[(dtype, group)] = Bucket(dtype)
             buckets.append(bucket)
         bucket._add(index, tuple(p.shape))
     return buckets

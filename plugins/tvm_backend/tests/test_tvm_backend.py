@@ -78,6 +78,31 @@ def test_nan_propagates_as_in_numpy():
                                   NUMPY.run("fused_elementwise", x, y, expr=expr))
 
 
+@pytest.mark.parametrize("bound", [0.5, np.nan])
+def test_a_constant_bound_keeps_numpys_nan_and_signed_zero(bound):
+    # relu/clip compare with a constant (a form TVM vectorises); bit for bit NumPy's:
+    # NaN propagates, equal values give the second (relu(-0.0) is 0.0), a NaN bound gives
+    # NaN. Blocked-layout shape: the 16-channel inner loop is vectorised whole
+    x = np.tile(np.array([np.nan, -0.0, 0.0, -1.0, 2.0, 0.5, -np.inf, np.inf], np.float32),
+                2 * 3 * 2 * 2 * 2).reshape(2, 3, 2, 2, 16)
+    shape = x.shape
+    expr = (("relu", (("in", 0),), (), shape, "float32"),
+            ("maximum", (("node", 0), ("const", bound, np.dtype("float32"))), (), shape,
+             "float32"),
+            ("minimum", (("in", 0), ("const", bound, np.dtype("float32"))), (), shape,
+             "float32"),
+            ("clip_scalar", (("node", 2),), (("max", 1.0), ("min", -0.25)), shape,
+             "float32"),
+            ("add", (("node", 1), ("node", 3)), (), shape, "float32"))
+    got = kernels.fused_elementwise(TVM, x, expr=expr)
+    want = NUMPY.run("fused_elementwise", x, expr=expr)
+    np.testing.assert_array_equal(got, want)
+    relu = (("relu", (("in", 0),), (), shape, "float32"),)
+    for chain in (expr, relu):
+        assert np.array_equal(np.signbit(kernels.fused_elementwise(TVM, x, expr=chain)),
+                              np.signbit(NUMPY.run("fused_elementwise", x, expr=chain)))
+
+
 def test_arrays_at_any_alignment_and_strides():
     """NumPy's arrays are 16-byte aligned at best; views are not even that."""
     base = np.arange(1 + 4 * 64, dtype=np.float32)

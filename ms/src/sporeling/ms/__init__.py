@@ -90,6 +90,11 @@ from .train.distributed_checkpoint import (build_searched_strategy,  # noqa: E40
                                            rank_list_for_transform, transform_checkpoint_by_rank,
                                            transform_checkpoints, unified_safetensors)
 from .segmented_checkpoints import load_segmented_checkpoints  # noqa: E402
+from .train import ConvertModelUtils, ConvertNetUtils  # noqa: E402  THOR
+from .train import restore_group_info_list  # noqa: E402  MindSpore's group info file
+from .pipeline_shared import sync_pipeline_shared_parameters  # noqa: E402
+from .device_ctx import DeviceCtx  # noqa: E402
+from .pluggable_allocator import PluggableAllocator  # noqa: E402  MemPool's blocks from a .so
 
 mstype = dtype
 
@@ -188,9 +193,12 @@ __all__ = [
     "SymbolTree", "Node", "NodeType", "ScopedValue",  # mindspore.rewrite
     "set_algo_parameters", "get_algo_parameters", "reset_algo_parameters",
     "obfuscate_ckpt", "load_obf_params_into_net",
+    "ConvertNetUtils", "ConvertModelUtils", "restore_group_info_list",
+    "sync_pipeline_shared_parameters", "DeviceCtx", "PluggableAllocator",
 ]
 
 from .common.insight import insight_names  # noqa: E402
 # sporeling.insight's tools, where that plugin is installed (imported on first use)
-__getattr__ = insight_names("sporeling.ms", ("Profiler", "SummaryRecord", "SummaryCollector"),
+__getattr__ = insight_names("sporeling.ms", ("Profiler", "SummaryRecord", "SummaryCollector",
+                                           "SummaryLandscape"),
                             globals())

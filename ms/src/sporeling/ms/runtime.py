@@ -12,6 +12,7 @@ from .runtime_streams import (Event, Stream, StreamCtx, StreamLimitCtx, communic
                               get_stream_limit, reset_stream_limit, set_cur_stream,
                               set_device_limit, set_stream_limit, synchronize)
 from .runtime_threads import dispatch_threads_num, set_cpu_affinity
+from .pluggable_allocator import PluggableAllocator
 
 __all__ = ["Stream", "Event", "StreamCtx", "StreamLimitCtx", "current_stream",
            "default_stream", "communication_stream", "set_cur_stream", "synchronize",
@@ -20,4 +21,4 @@ __all__ = ["Stream", "Event", "StreamCtx", "StreamLimitCtx", "current_stream",
            "memory_stats", "memory_reserved", "max_memory_reserved", "memory_allocated",
            "max_memory_allocated", "memory_summary", "reset_peak_memory_stats",
            "reset_max_memory_reserved", "reset_max_memory_allocated", "empty_cache",
-           "MemPool", "use_mem_pool", "launch_blocking"]
+           "MemPool", "use_mem_pool", "launch_blocking", "PluggableAllocator"]

@@ -124,13 +124,16 @@ def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize
 class MemPool:
     """A memory pool of its own (MindSpore's ``MemPool``): tensors made inside
     ``use_mem_pool(pool)`` take their memory from it; ``memory_stats()`` gives its figures.
-    ``allocator`` must be None: the pool takes its blocks from the system itself."""
+    ``allocator``: a ``PluggableAllocator`` the pool takes its blocks from (None: the
+    system, as anonymous memory maps)."""
 
     def __init__(self, allocator=None):
-        if allocator is not None:
-            raise ValueError("MemPool: 'allocator' must be None; Sporeling's pool maps its "
-                             "blocks itself")
-        self._pool = MemoryPool(name=f"MemPool-{id(self):x}")
+        from .pluggable_allocator import PluggableAllocator
+        if allocator is not None and not isinstance(allocator, PluggableAllocator):
+            raise TypeError(f"MemPool: 'allocator' must be a PluggableAllocator or None, but "
+                            f"got {type(allocator).__name__}")
+        self.allocator = allocator
+        self._pool = MemoryPool(name=f"MemPool-{id(self):x}", allocator=allocator)
 
     @property
     def id(self) -> int:

@@ -60,13 +60,17 @@ from .tool_cells import *      # noqa: F401,F403
 from .tool_cells import __all__ as _tool_cells
 from .wrappers_parallel import *  # noqa: F401,F403
 from .wrappers_parallel import __all__ as _wrappers_parallel
+from .thor_layers import *     # noqa: F401,F403
+from .thor_layers import __all__ as _thor_layers
+from .optim_thor import thor   # noqa: F401  (the THOR optimiser, PyNative)
 
 __all__ = sorted({*_activation, *_basic, *_conv, *_embedding, *_image, *_loss, *_loss_margin,
                   *_lr, *_metrics, *_normalization, *_optim_adam, *_optim_misc, *_optimizer,
                   *_padding, *_pooling, *_rnn, *_transformer, *_unpooling, *_wrappers,
                   "no_init_parameters"}
                  | {*_combined, *_loss_extra, *_math_cells, *_optim_extra,
-                    *_pooling_fractional, *_sparse, *_tool_cells, *_wrappers_parallel})
+                    *_pooling_fractional, *_sparse, *_tool_cells, *_wrappers_parallel,
+                    *_thor_layers, "thor"})
 
 from . import layer  # noqa: E402  MindSpore's mindspore.nn.layer module path
 from .graph_cell import GraphCell  # noqa: E402  runs what ms.load reads (a MindIR)

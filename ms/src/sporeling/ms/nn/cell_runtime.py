@@ -101,6 +101,18 @@ class CellRuntimeMixin:
         the plain computation."""
         self.add_flags_recursive(strategy_gen_mode="data_parallel")
 
+    def set_comm_fusion(self, fusion_type, recurse: bool = True) -> "CellRuntimeMixin":
+        """Set ``comm_fusion`` of the trainable parameters (of the sub-cells too with
+        ``recurse``): data parallel's gradient all-reduce fuses only gradients of one group
+        into a bucket, and none of group 0 (``sporeling.parallel``'s buckets)."""
+        if isinstance(fusion_type, bool) or not isinstance(fusion_type, int) or \
+                fusion_type < 0:
+            raise ValueError(f"set_comm_fusion: fusion_type must be an int >= 0, got "
+                             f"{fusion_type!r}")
+        for param in self.trainable_params(recurse):
+            param.comm_fusion = fusion_type
+        return self
+
     def remove_redundant_parameters(self) -> None:
         """Remove from this cell and its sub-cells the parameters whose names are not in
         ``parallel_parameter_name_list`` (what the compiled parallel graph uses)."""

@@ -28,3 +28,24 @@ from . import operations as P  # noqa: E402,N812  2.10's ``ops.P`` (``ops.functi
 
 __all__ += ["P", "array_ops", "auto_generate", "gen_ops_def", "gen_ops_prim", "linalg_ops",
             "signature"]
+
+import sys as _sys  # noqa: E402
+
+from . import other_ops  # noqa: E402  2.10's ops.other_ops (= ops.operations.other_ops)
+
+operations.other_ops = other_ops
+_sys.modules[f"{operations.__name__}.other_ops"] = other_ops
+__all__ += ["other_ops"]
+
+from importlib.util import find_spec as _find_spec  # noqa: E402
+
+if _find_spec("sporeling.parallel") is not None:  # its key-value store, imported on use
+    __all__ += ["TCPStore"]                       # (sporeling.parallel costs ~60 ms)
+
+
+def __getattr__(name):
+    if name == "TCPStore" and name in __all__:
+        from .tcp_store import TCPStore
+        globals()[name] = TCPStore
+        return TCPStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

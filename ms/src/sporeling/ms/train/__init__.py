@@ -29,6 +29,8 @@ from .distributed_checkpoint import (build_searched_strategy, get_ckpt_path_with
                                      load_distributed_checkpoint, merge_pipeline_strategys,
                                      rank_list_for_transform, transform_checkpoint_by_rank,
                                      transform_checkpoints)
+from .thor_convert import ConvertModelUtils, ConvertNetUtils
+from .group_info import restore_group_info_list
 
 __all__ = ["Model", "callback", "metrics", "Callback", "RunContext", "LossMonitor",
            "TimeMonitor", "ModelCheckpoint", "CheckpointConfig", "EarlyStopping", "History",
@@ -45,8 +47,10 @@ __all__ = ["Model", "callback", "metrics", "Callback", "RunContext", "LossMonito
            "data_sink", "load_checkpoint_async", "async_ckpt_thread_status",
            "merge_sliced_parameter", "export", "load", "FlopsUtilizationCollector",
            "build_searched_strategy", "load_distributed_checkpoint",
-           "get_ckpt_path_with_strategy"]
+           "get_ckpt_path_with_strategy", "ConvertNetUtils", "ConvertModelUtils",
+           "restore_group_info_list"]
 
 from ..common.insight import insight_names  # noqa: E402
 # sporeling.insight's tools, where that plugin is installed (imported on first use)
-__getattr__ = insight_names("sporeling.ms.train", ("SummaryRecord", "SummaryCollector"), globals())
+__getattr__ = insight_names("sporeling.ms.train", ("SummaryRecord", "SummaryCollector",
+                                                        "SummaryLandscape"), globals())

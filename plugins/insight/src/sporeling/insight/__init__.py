@@ -2,6 +2,7 @@
 
 * :class:`SummaryRecord`, :class:`SummaryCollector` (MindSpore's names): scalars,
   histograms, images and the compiled IR graph as TensorBoard event files (tensorboardX);
+  :class:`SummaryLandscape`: loss landscapes around the checkpoints the collector keeps;
 * :class:`Profiler`: per-op kernel times (PyNative and Graph mode) and the memory pool's
   timeline as a Chrome trace (Perfetto), plus an op table;
 * ``sporeling insight report DIR``: a static HTML page of plots (:func:`write_report`).
@@ -14,6 +15,7 @@ import importlib
 
 _WHERE = {"SummaryRecord": "summary", "SummaryError": "summary", "network_graph": "summary",
           "SummaryCollector": "collector", "graph_def": "graph_def",
+          "SummaryLandscape": "landscape", "read_landscapes": "landscape",
           "Profiler": "profiler", "ProfilerError": "profiler",
           "write_report": "report", "ReportError": "report"}
 

@@ -22,7 +22,10 @@ metrics as ``eval/<name>``.
 ``collect_specified_data`` keys (unknown keys are an error listing these):
 ``collect_metric`` (bool, loss and learning rate), ``collect_graph`` (bool),
 ``histogram_regular`` (a regular expression over parameter names, or None: no histograms),
-``collect_input_data`` (bool, default False), ``collect_eval`` (bool).
+``collect_input_data`` (bool, default False), ``collect_eval`` (bool),
+``collect_landscape`` (None, the default: nothing; or a dict of 2.10's keys
+``landscape_size``, ``unit``, ``num_samples``, ``create_landscape``, ``intervals``: the
+checkpoints ``SummaryLandscape`` draws from, see :mod:`.landscape`).
 """
 from __future__ import annotations
 
@@ -36,12 +39,13 @@ from sporeling.expression import structure_epoch
 from sporeling.expression.train.callbacks import Callback
 from sporeling.expression.train.callbacks._values import loss_value
 
+from .landscape import LandscapeCheckpoints, check_collect_landscape
 from .summary import SummaryError, SummaryRecord, network_graph
 
 __all__ = ["SummaryCollector"]
 
 _DEFAULTS = {"collect_metric": True, "collect_graph": True, "histogram_regular": ".*",
-             "collect_input_data": False, "collect_eval": True}
+             "collect_input_data": False, "collect_eval": True, "collect_landscape": None}
 _MAX_IMAGES = 4
 
 
@@ -75,7 +79,8 @@ class SummaryCollector(Callback):
                                op="SummaryCollector", expected=f"keys among {list(_DEFAULTS)}",
                                got=unknown)
         base = dict(_DEFAULTS) if keep_default_action else \
-            {k: (None if k == "histogram_regular" else False) for k in _DEFAULTS}
+            {k: (None if k in ("histogram_regular", "collect_landscape") else False)
+             for k in _DEFAULTS}
         self.collect = {**base, **given}
         pattern = self.collect["histogram_regular"]
         try:
@@ -85,6 +90,9 @@ class SummaryCollector(Callback):
                                expected="a regular expression over parameter names or None",
                                got=f"{pattern!r} ({exc})") from None
         self._max_file_size = max_file_size
+        landscape = self.collect["collect_landscape"]
+        self._landscape = None if landscape is None else LandscapeCheckpoints(
+            self.summary_dir, check_collect_landscape(landscape, "SummaryCollector"))
         self._record: SummaryRecord | None = None
         self._graph_done = False
 
@@ -119,10 +127,14 @@ class SummaryCollector(Callback):
             wrote = True
         if wrote:
             rec.record(step)
+        if self._landscape is not None:
+            self._landscape.maybe_save(cb.network, step, "step")
 
     def on_train_epoch_end(self, run_context):
         cb = run_context.original_args()
         rec = self._record
+        if self._landscape is not None:
+            self._landscape.maybe_save(cb.network, cb.cur_epoch_num, "epoch")
         if self.collect["collect_metric"] and cb.get("train_loss") is not None \
                 and math.isfinite(cb.train_loss):
             rec.add_value("scalar", "epoch_loss", cb.train_loss)
@@ -136,6 +148,8 @@ class SummaryCollector(Callback):
         rec.flush()
 
     def on_train_end(self, run_context):
+        if self._landscape is not None:
+            self._landscape.write_metadata(run_context.original_args().batch_num)
         if self._record is not None:
             self._record.close()
 

@@ -20,7 +20,10 @@ tensorboardX. Plugins (kinds of value):
 * ``"graph"``: a Sporeling IR graph (:class:`sporeling.compiler.ir.Graph`) or a Cell that
   has been compiled in Graph mode, written as a TensorBoard ``GraphDef`` (see
   :mod:`.graph_def`). ``network=`` writes the network's graph at the first ``record``
-  after it has been compiled.
+  after it has been compiled;
+* ``"landscape"``: a loss landscape (a dict of arrays and a ``"metadata"`` dict, what
+  :class:`~sporeling.insight.landscape.SummaryLandscape` makes), one tensor summary per
+  array tagged ``<name>/<field>`` (plugin ``loss_landscape``, the metadata as its JSON).
 """
 from __future__ import annotations
 
@@ -36,7 +39,7 @@ from .graph_def import graph_def
 
 __all__ = ["SummaryRecord", "SummaryError", "network_graph", "PLUGINS"]
 
-PLUGINS = ("scalar", "histogram", "image", "graph")
+PLUGINS = ("scalar", "histogram", "image", "graph", "landscape")
 
 
 class SummaryError(SporelingError, ValueError):
@@ -81,6 +84,28 @@ def _image(value, name: str) -> tuple[np.ndarray, str]:
     return x, layouts[x.ndim]
 
 
+def _landscape_summary(name: str, landscape: dict):
+    """One tensor summary per array of ``landscape`` (float64), tagged ``name/field``."""
+    import json
+
+    from tensorboardX.proto import summary_pb2, tensor_pb2, tensor_shape_pb2, types_pb2
+    content = json.dumps(landscape["metadata"]).encode()
+    values = []
+    for field, array in landscape.items():
+        if field == "metadata":
+            continue
+        array = np.asarray(array, np.float64)
+        shape = tensor_shape_pb2.TensorShapeProto(
+            dim=[tensor_shape_pb2.TensorShapeProto.Dim(size=n) for n in array.shape])
+        tensor = tensor_pb2.TensorProto(dtype=types_pb2.DT_DOUBLE, tensor_shape=shape,
+                                        double_val=array.ravel().tolist())
+        meta = summary_pb2.SummaryMetadata(plugin_data=summary_pb2.SummaryMetadata.PluginData(
+            plugin_name="loss_landscape", content=content))
+        values.append(summary_pb2.Summary.Value(tag=f"{name}/{field}", metadata=meta,
+                                                tensor=tensor))
+    return summary_pb2.Summary(value=values)
+
+
 class SummaryRecord:
     """Args:
         log_dir: folder of the event files (made if missing).
@@ -122,6 +147,11 @@ class SummaryRecord:
             value = _array(value, f"histogram {name!r}").astype(np.float64).ravel()
         elif plugin == "image":
             value = _image(value, name)
+        elif plugin == "landscape":
+            if not isinstance(value, dict) or not isinstance(value.get("metadata"), dict):
+                raise SummaryError(f"landscape {name!r} is not a landscape", op="add_value",
+                                   expected="a dict of arrays with a 'metadata' dict",
+                                   got=type(value).__name__)
         else:
             graph = network_graph(value)
             if graph is None:
@@ -157,6 +187,8 @@ class SummaryRecord:
                     w.add_images(name, x, step, dataformats=layout)
                 else:
                     w.add_image(name, x, step, dataformats=layout)
+            elif plugin == "landscape":
+                w._get_file_writer().add_summary(_landscape_summary(name, value), step)
             else:
                 self._write_graph(value)
         self._pending.clear()

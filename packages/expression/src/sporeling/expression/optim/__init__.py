@@ -20,9 +20,10 @@ from .lr_schedule import (CosineDecayLR, ExponentialDecayLR, InverseDecayLR,
 from .optimizer import Optimizer
 from .rmsprop import RMSProp
 from .sgd import SGD, Momentum
+from .thor import Thor
 
 __all__ = [
-    "Optimizer", "SGD", "Momentum", "Adam", "AdamW", "RMSProp", "Adagrad",
+    "Optimizer", "SGD", "Momentum", "Thor", "Adam", "AdamW", "RMSProp", "Adagrad",
     "LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR",
     "CosineDecayLR", "PolynomialDecayLR", "WarmUpLR", "SequentialLR",
     "piecewise_constant_lr", "exponential_decay_lr", "natural_exp_decay_lr",

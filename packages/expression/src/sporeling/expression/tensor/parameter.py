@@ -93,10 +93,12 @@ class Parameter(Tensor):
     ``default_input`` is anything a :class:`Tensor` accepts. The data lives in the memory
     pool's persistent region. ``requires_grad`` marks it trainable (``Cell.trainable_params``
     lists those); ``grad`` differentiates with respect to the parameters passed as
-    ``weights``, whatever their flag.
+    ``weights``, whatever their flag. ``comm_fusion`` (MindSpore's, default 1) is the
+    data-parallel gradient fusion group: gradients of one group may share a fused
+    all-reduce, 0 keeps a gradient's all-reduce to itself.
     """
 
-    __slots__ = ("name", "requires_grad")
+    __slots__ = ("name", "requires_grad", "_comm_fusion")
     _persistent = True
     # a Graph-mode trace lifts Parameters per thread (see ``lifted``), never by swapping data
     _data = property(_get_data, _set_data)
@@ -105,7 +107,20 @@ class Parameter(Tensor):
         super().__init__(default_input)
         self.name = "Parameter" if name is None else str(name)
         self.requires_grad = bool(requires_grad)
+        self._comm_fusion = 1
         _LIVE.add(self)
+
+    @property
+    def comm_fusion(self) -> int:
+        """The gradient fusion group (see the class doc)."""
+        return self._comm_fusion
+
+    @comm_fusion.setter
+    def comm_fusion(self, value) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise SporelingError("bad comm_fusion", op="Parameter.comm_fusion",
+                                 expected="an int >= 0", got=repr(value), where=self.name)
+        self._comm_fusion = int(value)
 
     def set_data(self, data, slice_shape: bool = False) -> "Parameter":
         """Replace the data (same shape unless ``slice_shape``), keeping this object, so

@@ -29,13 +29,21 @@ class Block:
         >>> b = Block(0, "common", 4096, alignment=64)
         >>> b.address % 64, b.data.nbytes
         (0, 4096)
+
+    With an ``allocator`` (an object whose ``allocate(nbytes)`` returns a writable buffer
+    that is not a NumPy array, its memory given back when that object is collected) the
+    memory is the allocator's instead of an ``mmap``.
     """
 
     __slots__ = ("id", "region", "size", "raw", "start", "data", "address")
 
-    def __init__(self, block_id: int, region: str, size: int, *, alignment: int) -> None:
-        self.raw = mmap.mmap(-1, size + alignment)
-        if size >= _HUGE_PAGE_MIN and _MADV_HUGEPAGE is not None:
+    def __init__(self, block_id: int, region: str, size: int, *, alignment: int,
+                 allocator=None) -> None:
+        if allocator is not None:
+            self.raw = allocator.allocate(size + alignment)
+        else:
+            self.raw = mmap.mmap(-1, size + alignment)
+        if allocator is None and size >= _HUGE_PAGE_MIN and _MADV_HUGEPAGE is not None:
             self.raw.madvise(_MADV_HUGEPAGE)  # as NumPy does for its large arrays: fewer TLB misses
         whole = np.frombuffer(self.raw, dtype=np.uint8)
         self.start = (-whole.ctypes.data) % alignment

@@ -110,13 +110,17 @@ class MemoryPool:
     ``block_size``, ``max_memory`` and ``poison`` left as ``None`` follow the context keys
     ``mempool_block_size``, ``max_device_memory`` and ``mempool_poison``, read each time
     the pool grows (or frees); given values are fixed for this pool. Thread-safe.
+    ``allocator``: where the blocks' memory comes from (see :class:`.block.Block`; MindSpore's
+    ``PluggableAllocator``); None: anonymous memory maps.
     """
 
     def __init__(self, block_size: int | str | None = None, max_memory: int | str | None = None,
-                 *, alignment: int = 64, poison: bool | None = None, name: str = "pool"):
+                 *, alignment: int = 64, poison: bool | None = None, name: str = "pool",
+                 allocator=None):
         if alignment <= 0 or alignment & (alignment - 1):
             raise PoolError("bad alignment", expected="a power of two", got=alignment)
         self.name, self.alignment, self._poison = name, alignment, poison
+        self._allocator = allocator  # where blocks come from (None: anonymous mmaps)
         self._block_size = None if block_size is None else _check_block_size(block_size)
         self._max_memory = None if max_memory is None else _check_max_memory(max_memory)
         self._regions = {"persistent": Region("persistent"), "common": Region("common")}
@@ -258,7 +262,8 @@ class MemoryPool:
             if want < size:
                 raise self._out_of_memory(size, region)
         try:
-            return Block(next(self._block_ids), region, want, alignment=self.alignment)
+            return Block(next(self._block_ids), region, want, alignment=self.alignment,
+                         allocator=self._allocator)
         except (OSError, MemoryError, OverflowError) as exc:  # the OS said no (ENOMEM, ...)
             raise self._out_of_memory(size, region, refused=(want, exc)) from exc
 

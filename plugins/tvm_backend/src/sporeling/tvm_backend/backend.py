@@ -34,10 +34,16 @@ class TvmBackend(StackedBackend):
         return primitive in EXPRESSIONS
 
     def prepare_kernels(self, calls) -> None:
-        """Compile, in one module, the fused chains of a program about to run: ``calls``
-        are ``(primitive, params, input (shape, dtype) pairs)``, one per instruction."""
+        """Compile, in one module, the fused chains and reductions of a program about to
+        run: ``calls`` are ``(primitive, params, input (shape, dtype) pairs)``, one per
+        instruction."""
         from .kernels import compile_chains
-        chains = [(params["expr"], tuple((tuple(s), np.dtype(d).str) for s, d in specs))
-                  for name, params, specs in calls if name == "fused_elementwise"]
+        chains = []
+        for name, params, specs in calls:
+            specs = tuple((tuple(s), np.dtype(d).str) for s, d in specs)
+            if name == "fused_elementwise":
+                chains.append((params["expr"], specs))
+            elif name == "fused_reduce":
+                chains.append((params["expr"], specs, params["axis"], params["reduce"]))
         if chains:
             compile_chains(chains)

@@ -1,4 +1,5 @@
-"""``fused_elementwise`` compiled by TVM, once per (chain, input shapes and dtypes).
+"""``fused_elementwise`` and ``fused_reduce`` compiled by TVM, once per (chain, input shapes
+and dtypes; for a reduction also its axes and kind).
 
 Graph mode hands the backend a program's calls before it first runs
 (:meth:`TvmBackend.prepare_kernels`): every fused chain of the program is generated
@@ -19,9 +20,10 @@ import numpy as np
 
 from . import cache
 from .elementwise import collapsed, prim_func, unsupported
+from .reduction import reduce_prim_func, reduce_unsupported, value_shape
 from .target import target, tvm
 
-__all__ = ["fused_elementwise", "compile_chains", "forget"]
+__all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "forget"]
 
 log = logging.getLogger("sporeling.tvm")
 _COMPILED: dict = {}  # (expr, input specs) -> TVM function, or None: the provider below
@@ -33,14 +35,15 @@ def _spec(shape, dtype) -> tuple:
 
 
 def compile_chains(chains) -> None:
-    """Compile every ``(expr, input specs)`` of ``chains`` not compiled yet, in one module
-    (loaded from the disk cache when a previous process compiled the same set); each in
-    its :func:`~.elementwise.collapsed` form, which is what calls look up."""
-    chains = [collapsed(*chain) for chain in chains]
+    """Compile every chain of ``chains`` not compiled yet, in one module (loaded from the
+    disk cache when a previous process compiled the same set): ``(expr, input specs)`` of
+    an elementwise chain, in its :func:`~.elementwise.collapsed` form (what calls look up),
+    or ``(expr, input specs, axis, "sum" | "mean")`` of a reduction."""
+    chains = [collapsed(*chain) if len(chain) == 2 else chain for chain in chains]
     with _LOCK:
         wanted = []
         for chain in dict.fromkeys(c for c in chains if c not in _COMPILED):
-            why = unsupported(*chain)
+            why = unsupported(*chain) if len(chain) == 2 else reduce_unsupported(*chain[:3])
             if why is None:
                 wanted.append(chain)
             else:
@@ -62,7 +65,8 @@ def _load(chains: list) -> bool:
     names = {f"chain{k}": chain for k, chain in enumerate(chains)}
     try:
         library = cache.load_or_build(chains, lambda: _build(
-            {name: prim_func(*chain)["main"] for name, chain in names.items()}))
+            {name: (prim_func(*chain) if len(chain) == 2 else reduce_prim_func(*chain))["main"]
+             for name, chain in names.items()}))
     except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
         log.info("TVM failed on a module of %d chains (%s)", len(chains), error)
         return False
@@ -77,11 +81,11 @@ def _build(functions):
     return tvm().compile(module, target=target())
 
 
-def _function(expr, specs):
-    fn = _COMPILED.get((expr, specs), False)
+def _function(*chain):
+    fn = _COMPILED.get(chain, False)
     if fn is False:
-        compile_chains([(expr, specs)])
-        fn = _COMPILED[(expr, specs)]
+        compile_chains([chain])
+        fn = _COMPILED[chain]
     return fn
 
 
@@ -89,6 +93,7 @@ def forget() -> None:
     """Drop every compiled chain (tests)."""
     _COMPILED.clear()
     _CALLS.clear()
+    _REDUCE_CALLS.clear()
 
 
 _SAID: set = set()
@@ -158,3 +163,47 @@ def _compact(a, shape):
     if not (a.flags.c_contiguous and a.flags.writeable):
         a = np.array(a, order="C")
     return a.reshape(shape)
+
+
+_REDUCE_CALLS: dict = {}  # (id(expr), reduce, axis, keepdims) -> (expr, {specs: call})
+
+
+def fused_reduce(backend, *inputs, out=None, expr, reduce, axis, keepdims):
+    key = (id(expr), reduce, axis, keepdims)
+    entry = _REDUCE_CALLS.get(key)
+    if entry is None or entry[0] is not expr:
+        entry = _REDUCE_CALLS[key] = (expr, {})
+    try:
+        call = entry[1][tuple([(x.shape, x.dtype) for x in inputs])]
+    except (KeyError, AttributeError):
+        inputs = tuple(np.asarray(x) for x in inputs)
+        call = entry[1][tuple((x.shape, x.dtype) for x in inputs)] = _reduce_call(
+            expr, inputs, reduce, axis, keepdims)
+    return call(backend, inputs, out)
+
+
+def _reduce_call(expr, inputs, reduce, axis, keepdims):
+    """``call(backend, inputs, out)`` for this reduction on inputs of these shapes/dtypes."""
+    specs = tuple(_spec(a.shape, a.dtype) for a in inputs)
+    fn = _function(expr, specs, axis, reduce)
+    if fn is None:
+        def below(backend, inputs, out):  # the decomposition, on the providers below
+            value = backend.below_kernel("fused_elementwise")(backend, *inputs, expr=expr) \
+                if expr else inputs[0]
+            return backend.below_kernel(reduce)(backend, value, out=out, axis=axis,
+                                                keepdims=keepdims)
+        return below
+    full = value_shape(expr, specs)
+    dtype = np.dtype(expr[-1][4]) if expr else inputs[0].dtype
+    shape = tuple(1 if k in axis else n for k, n in enumerate(full) if keepdims or k not in axis)
+    compact = tuple(n for k, n in enumerate(full) if k not in axis) or (1,)
+    shapes = [tuple(s) or (1,) for s, _ in specs]
+
+    def run(backend, inputs, out):
+        result = backend.allocate(shape, dtype) if out is None else out
+        target = result if result.flags.c_contiguous else np.empty(shape, dtype)
+        fn(*[_compact(a, s) for a, s in zip(inputs, shapes)], target.reshape(compact))
+        if target is not result:
+            np.copyto(result, target)
+        return result
+    return run

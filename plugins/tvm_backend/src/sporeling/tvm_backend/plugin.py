@@ -1,12 +1,13 @@
-"""The tvm_backend plugin: the ``tvm`` backend and its kernel, through the runtime's hooks.
-Importing it does not import TVM (that happens at the first fused chain it compiles)."""
+"""The tvm_backend plugin: the ``tvm`` backend, its kernels, the ``fused_reduce`` primitive
+and the ``fuse_reductions`` pass, through the hooks. Importing it does not import TVM (that
+happens at the first fused chain it compiles)."""
 from __future__ import annotations
 
 from sporeling.core import impl
 from sporeling.runtime import KernelMemory
 
 from .backend import TvmBackend
-from .kernels import fused_elementwise
+from .kernels import fused_elementwise, fused_reduce
 
 
 @impl
@@ -21,3 +22,18 @@ def sporeling_add_kernels(kernels) -> None:
     # never given the output's buffer: the planner shares buffers of one shape only)
     kernels.add_kernel(TvmBackend.name, "fused_elementwise", fused_elementwise,
                        memory=KernelMemory.writes_out("all"))
+    # writes its (reduced) result into out=, reading no buffer of that shape
+    kernels.add_kernel(TvmBackend.name, "fused_reduce", fused_reduce,
+                       memory=KernelMemory.writes_out())
+
+
+@impl
+def sporeling_add_primitives(primitives) -> None:
+    from .fused_reduce import fused_reduce_p
+    primitives.add_primitive(fused_reduce_p)
+
+
+@impl
+def sporeling_add_passes(passes) -> None:
+    from .reduce_pass import FUSE_REDUCTIONS
+    passes.add_pass(FUSE_REDUCTIONS)

@@ -31,7 +31,7 @@ from .base import Pass, PassContext
 from .fused import fused_elementwise_p
 from .rewrite import map_subgraphs
 
-__all__ = ["fusible", "fuse_elementwise", "FUSION"]
+__all__ = ["fusible", "fuse_elementwise", "fused_equation", "FUSION"]
 
 def fusible(eq: Equation) -> bool:
     """Whether ``eq`` may join a fused chain: its primitive is declared ``fusible=True``
@@ -121,7 +121,9 @@ def _flatten_member(eq: Equation, ref, node_of: dict, nodes: list) -> None:
     node_of[eq.outputs[0]] = len(nodes) - 1
 
 
-def _fused_equation(eqs: list[Equation]) -> Equation:
+def fused_equation(eqs: list[Equation]) -> Equation:
+    """One ``fused_elementwise`` equation computing ``eqs`` (fusible, in order; the last
+    one's output is its result; fused ones contribute their nodes)."""
     node_of: dict[Var, int] = {}
     external: dict[int, tuple[int, object]] = {}  # id(value) -> (input index, value)
     nodes: list = []
@@ -167,7 +169,7 @@ def fuse_elementwise(graph: Graph, ctx: PassContext) -> Graph:
         if i in dropped:
             continue
         if i in groups:
-            eq = _fused_equation([graph.equations[j] for j in groups[i]])
+            eq = fused_equation([graph.equations[j] for j in groups[i]])
             ctx.count("fusion.groups")
             ctx.count("fusion.fused_equations", len(groups[i]))
         else:

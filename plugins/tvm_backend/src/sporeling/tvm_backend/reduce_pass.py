@@ -1,0 +1,104 @@
+"""Graph mode's ``fuse_reductions`` pass on the TVM backend: a sum or mean whose operand is
+an elementwise chain nothing else reads becomes one ``fused_reduce`` equation
+(:mod:`.fused_reduce`), so the chain's value is summed where it is computed instead of being
+written out and read back -- a batch norm's backward ``sum(dy * x_hat)`` over (N, H, W) is
+one pass over memory instead of three.
+
+It runs after elementwise fusion (and oneDNN's layout pass), in graphs lowered on this
+backend only. A reduction of a reduction with nothing else reading the inner one is first
+made one (the layout pass sums a blocked array over the batch, then over (H, W): NumPy's one
+call over both was 20x slower; the generated loop reads memory once). Taken: float sums
+and means that keep the operand's innermost axis (see :mod:`.reduction`) of chains TVM
+generates; anything else stays as it was.
+"""
+from __future__ import annotations
+
+from sporeling.compiler.ir import Equation, Graph, Var
+from sporeling.compiler.passes import Pass, PassContext, fused_elementwise_p
+from sporeling.compiler.passes.fusion import fusible, fused_equation
+from sporeling.compiler.passes.rewrite import map_subgraphs
+
+from .fused_reduce import REDUCTIONS, fused_reduce_p
+from .reduction import reduce_unsupported
+
+__all__ = ["fuse_reductions", "FUSE_REDUCTIONS"]
+
+
+def _merged(inner: tuple, outer: tuple, ndim: int) -> tuple:
+    """The axes of ``x`` that ``reduce(reduce(x, inner), outer)`` reduces (no kept dims)."""
+    left = [a for a in range(ndim) if a not in inner]
+    return tuple(sorted(set(inner) | {left[a] for a in outer}))
+
+
+def _spec(v) -> tuple:
+    return tuple(v.aval.shape), v.aval.dtype.str
+
+
+def fuse_reductions(graph: Graph, ctx: PassContext) -> Graph:
+    """``graph`` with the reductions of single-use elementwise chains fused into them."""
+    producer = {eq.outputs[0]: eq for eq in graph.equations if len(eq.outputs) == 1}
+    uses = graph.use_counts()
+    absorbed: set[int] = set()   # ids of the equations a fused_reduce now computes
+    fused: dict[int, Equation] = {}  # id of a reduction -> its fused_reduce
+    for eq in graph.equations:
+        if eq.prim.name not in REDUCTIONS or eq.outputs[0].aval.dtype.kind != "f":
+            continue
+        x, axis, keepdims = eq.inputs[0], tuple(eq.params["axis"]), eq.params["keepdims"]
+        taken = []
+        inner = producer.get(x)
+        while inner is not None and inner.prim is eq.prim and uses.get(x) == 1 and \
+                not inner.params["keepdims"] and not keepdims:
+            axis = _merged(tuple(inner.params["axis"]), axis, len(inner.inputs[0].aval.shape))
+            taken.append(inner)
+            x = inner.inputs[0]
+            inner = producer.get(x)
+        chain = producer.get(x)
+        if chain is not None and uses.get(x) == 1 and (chain.prim is fused_elementwise_p or
+                                                       fusible(chain)):
+            chain = chain if chain.prim is fused_elementwise_p else fused_equation([chain])
+            inputs, expr = list(chain.inputs), chain.params["expr"]
+        else:
+            chain, inputs, expr = None, [x], ()
+        specs = tuple(_spec(v) if isinstance(v, Var) else (tuple(v.value.shape),
+                                                            v.value.dtype.str)
+                      for v in inputs)
+        if reduce_unsupported(expr, specs, axis) is not None:
+            if chain is None or reduce_unsupported((), (_spec(x),), axis) is not None:
+                continue
+            inputs, expr = [x], ()  # the reduction alone, the chain stays as it is
+            chain = None
+        if chain is None and not taken:
+            continue  # a reduction as it was: nothing fused, nothing merged
+        absorbed.update(id(e) for e in taken)
+        if chain is not None:
+            absorbed.add(id(producer[x]))
+        fused[id(eq)] = Equation(fused_reduce_p, inputs, list(eq.outputs),
+                                 {"expr": expr, "reduce": eq.prim.name, "axis": axis,
+                                  "keepdims": keepdims}, eq.source)
+        ctx.count("fuse_reductions.fused")
+    equations, changed = [], bool(fused)
+    for eq in graph.equations:
+        if id(eq) in absorbed:
+            continue
+        if id(eq) in fused:
+            eq = fused[id(eq)]
+        else:
+            params = map_subgraphs(eq.params, lambda g: fuse_reductions(g, ctx))
+            if params is not eq.params:
+                eq, changed = Equation(eq.prim, eq.inputs, eq.outputs, params, eq.source), True
+        equations.append(eq)
+    if not changed:
+        return graph
+    return Graph(list(graph.inputs), equations, list(graph.outputs), graph.name,
+                 dict(graph.meta))
+
+
+def _enabled(ctx: PassContext) -> bool:
+    from .backend import TvmBackend
+    return isinstance(ctx.lowering_backend(), TvmBackend)
+
+
+FUSE_REDUCTIONS = Pass("fuse_reductions", fuse_reductions, stage="fusion", order=60,
+                       enabled=_enabled,
+                       doc="sums and means of elementwise chains as one fused_reduce "
+                           "(TVM backend)")

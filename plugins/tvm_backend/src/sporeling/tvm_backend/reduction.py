@@ -1,0 +1,101 @@
+"""A ``fused_reduce`` (a sum or mean of a fused elementwise chain over some axes, see
+:mod:`.fused_reduce`) as a TensorIR function: one loop nest over the reduced value's
+indices in its memory order, the chain computed at each index and added into the result,
+never stored.
+
+The loops run in the input's axis order whatever is reduced, so a batch norm's statistics
+over ``(N, H, W)`` of a channel-blocked ``(N, C/16, H, W, 16)`` array read memory in order
+with the 16 channels innermost (the fusion pass takes only reductions that keep the
+innermost axis: a reduction along it is a serial chain of additions, NumPy's pairwise sum
+does better). Float32 and float16 values accumulate in float64 and round once: a float32
+accumulator over a channel's 32,768 elements ended 4x further from the float64 sum; the
+wide one costs 20-50 % more time on these memory-bound loops. A mean divides in float64.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .elementwise import _ops, _values, unsupported
+from .target import tvm
+
+__all__ = ["reduce_prim_func", "reduce_unsupported", "value_shape"]
+
+
+def value_shape(expr: tuple, in_specs: tuple) -> tuple:
+    """The shape of the value reduced: the chain's result, or the first input's."""
+    return tuple(expr[-1][3]) if expr else tuple(in_specs[0][0])
+
+
+def reduce_unsupported(expr: tuple, in_specs: tuple, axis: tuple) -> str | None:
+    """Why :func:`reduce_prim_func` would not generate this reduction (None: it would)."""
+    shape = value_shape(expr, in_specs)
+    if not shape or 0 in shape:
+        return "an empty or 0-d value"
+    if len(shape) - 1 in axis:
+        return "a reduction along the innermost axis"
+    if expr:
+        return unsupported(expr, in_specs)
+    if np.dtype(in_specs[0][1]).kind != "f":
+        return f"dtype {np.dtype(in_specs[0][1]).name}"
+    return None
+
+
+def reduce_prim_func(expr: tuple, in_specs: tuple, axis: tuple, reduce: str):
+    """The scheduled TensorIR module writing ``reduce`` (``"sum"``/``"mean"``) over ``axis``
+    of the chain ``expr`` on inputs ``in_specs`` into an output of the kept axes (shape
+    ``(1,)`` when none is kept)."""
+    why = reduce_unsupported(expr, in_specs, axis)
+    if why is not None:
+        from .elementwise import Unsupported
+        raise Unsupported(why)
+    t = tvm()
+    tir = t.tirx
+    ops = _ops()
+    full = value_shape(expr, in_specs)
+    dtype = str(np.dtype(expr[-1][4] if expr else in_specs[0][1]))
+    wide = "float64" if np.dtype(dtype).itemsize < 8 else dtype
+    kept = [i for i in range(len(full)) if i not in axis]
+    out_shape = tuple(full[i] for i in kept) or (1,)
+    last = len(expr) - 1
+    from tvm.script.ir_builder import IRBuilder
+    from tvm.script.ir_builder import tirx as T
+
+    with IRBuilder() as builder:
+        with T.prim_func(s_tir=True):
+            T.func_name("main")
+            T.func_attr({"tirx.noalias": True})
+            handles = [T.arg(f"in{i}", T.handle()) for i in range(len(in_specs))]
+            out_handle = T.arg("out", T.handle())
+            # align=4: see elementwise.prim_func
+            inputs = [T.match_buffer(h, tuple(shape) or (1,), str(np.dtype(d)), align=4,
+                                     offset_factor=1)
+                      for h, (shape, d) in zip(handles, in_specs)]
+            out = T.match_buffer(out_handle, out_shape, dtype, align=4, offset_factor=1)
+            acc = T.alloc_buffer(out_shape, wide)
+            with T.grid(*full) as loops:
+                loops = list(loops) if len(full) > 1 else [loops]
+                with T.sblock("acc"):
+                    index = [T.axis.reduce(n, i) if k in axis else T.axis.spatial(n, i)
+                             for k, (n, i) in enumerate(zip(full, loops))]
+                    at = [index[k] for k in kept] or [0]
+                    with T.init():
+                        T.buffer_store(acc, tir.const(0, wide), at)
+                    value = _values(expr, in_specs, inputs, index, ops, tir, {}, {last})[last] \
+                        if expr else inputs[0][tuple(index)]
+                    T.buffer_store(acc, acc[tuple(at)] + tir.Cast(wide, value), at)
+            count = math.prod(full[k] for k in axis)
+            with T.grid(*out_shape) as loops:
+                loops = list(loops) if len(out_shape) > 1 else [loops]
+                with T.sblock("out"):
+                    at = [T.axis.spatial(n, i) for n, i in zip(out_shape, loops)]
+                    total = acc[tuple(at)]
+                    if reduce == "mean":
+                        total = total / tir.const(count, wide)
+                    T.buffer_store(out, tir.Cast(dtype, total), at)
+    sch = t.s_tir.Schedule(builder.get())
+    block = sch.get_sblock("acc")
+    # the initialisation before the outermost reduced loop, not tested inside the loops
+    sch.decompose_reduction(block, sch.get_loops(block)[min(axis)])
+    return sch.mod

@@ -1,0 +1,124 @@
+"""``fused_reduce``: the pass that writes it (what it takes and what it leaves), TVM's loops
+against NumPy's sums and means, the decomposition elsewhere, and a batch norm's gradient
+through Graph mode."""
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sporeling.expression as sx
+from sporeling.compiler import bind, ops
+from sporeling.compiler.ir import make_graph
+from sporeling.compiler.lowering.decompose import decomposes
+from sporeling.compiler.passes import PassContext
+from sporeling.compiler.passes.fusion import fuse_elementwise
+from sporeling.compiler.pipeline import compile_graph
+from sporeling.core import set_context
+from sporeling.runtime import get_backend
+
+from sporeling.tvm_backend import kernels
+from sporeling.tvm_backend.fused_reduce import fused_reduce_p
+from sporeling.tvm_backend.reduce_pass import fuse_reductions
+
+TVM = get_backend("tvm")
+F32 = np.dtype("float32")
+BLOCKED = (4, 2, 3, 3, 16)  # (N, C/16, H, W, 16): oneDNN's channel-blocked activations
+
+
+def _passes(fn, *args):
+    ctx = PassContext(backend=TVM)
+    graph = fuse_reductions(fuse_elementwise(make_graph(fn, *args), ctx), ctx)
+    return graph, [eq for eq in graph.equations if eq.prim is fused_reduce_p]
+
+
+def _rand(*shape, dtype=F32, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+def test_a_chain_reduced_over_the_batch_then_h_w_is_one_fused_reduce():
+    x, y = _rand(*BLOCKED), _rand(*BLOCKED, seed=1)
+
+    def batch_norm_grad_sums(x, y):  # the layout pass's two sums of dy * x_hat; a mean
+        t = ops.mul(ops.add(x, 1.0), y)
+        return (ops.sum(ops.sum(t, axis=(0,)), axis=(1, 2)),
+                ops.mean(ops.mean(x, axis=(0,)), axis=(1, 2)))
+    graph, fused = _passes(batch_norm_grad_sums, x, y)
+    assert graph.primitive_counts() == {"fused_reduce": 2}
+    summed, meaned = fused
+    assert summed.params["axis"] == (0, 2, 3) and summed.params["reduce"] == "sum"
+    assert [node[0] for node in summed.params["expr"]] == ["add", "mul"]
+    assert meaned.params["axis"] == (0, 2, 3) and meaned.params["expr"] == ()
+
+
+def test_what_the_pass_leaves_alone():
+    x = _rand(6, 16)
+
+    def along_the_innermost_axis(x):  # a serial chain of additions: NumPy's pairwise sum
+        return ops.sum(ops.mul(x, x), axis=(1,))
+
+    def chain_read_twice(x):
+        t = ops.mul(x, x)
+        return ops.sum(t, axis=(0,)), t
+
+    def integer_sum(x):
+        return ops.sum(ops.cast(x, np.int32), axis=(0,))
+    for fn in (along_the_innermost_axis, chain_read_twice, integer_sum):
+        graph, fused = _passes(fn, x)
+        assert not fused, fn.__name__
+    graph, fused = _passes(lambda x: ops.sum(ops.sum(x, axis=(0,)), axis=(0,), keepdims=True), x)
+    assert graph.primitive_counts() == {"sum": 2}  # keepdims: the shapes would not follow
+
+
+_AXES = [(0,), (0, 2), (0, 2, 3), (1,), (0, 1, 2, 3)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(axis=st.sampled_from(_AXES), reduce=st.sampled_from(["sum", "mean"]),
+       keepdims=st.booleans(), dtype=st.sampled_from([np.float32, np.float64]),
+       chained=st.booleans(), seed=st.integers(0, 2 ** 16))
+def test_tvm_reduces_as_numpy(axis, reduce, keepdims, dtype, chained, seed):
+    x, y = _rand(*BLOCKED, dtype=dtype, seed=seed), _rand(1, 2, 1, 1, 16, dtype=dtype)
+    d = np.dtype(dtype)
+    expr = ((("mul", (("in", 0), ("in", 1)), (), BLOCKED, d),
+             ("relu", (("node", 0),), (), BLOCKED, d)) if chained else ())
+    inputs = (x, y) if chained else (x,)
+    got = kernels.fused_reduce(TVM, *inputs, expr=expr, reduce=reduce, axis=axis,
+                               keepdims=keepdims)
+    value = np.maximum(x * y, 0) if chained else x
+    # accumulated in float64, rounded once: within a rounding of the float64 result
+    want = getattr(np, reduce)(value.astype(np.float64), axis=axis, keepdims=keepdims)
+    assert got.dtype == d and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=2e-7 if dtype == np.float32 else 1e-12)
+
+
+def test_float32_sums_accumulate_in_float64():
+    x = np.full((4096, 16), 0.1, np.float32)  # float32 running sums drift off 409.6
+    got = kernels.fused_reduce(TVM, x, expr=(), reduce="sum", axis=(0,), keepdims=False)
+    np.testing.assert_allclose(got, np.float32(np.float64(np.float32(0.1)) * 4096), rtol=1e-7)
+
+
+def test_the_decomposition_runs_where_no_kernel_does():
+    x = _rand(3, 4)
+    expr = (("mul", (("in", 0), ("in", 0)), (), (3, 4), F32),)
+    graph = make_graph(lambda x: bind(fused_reduce_p, x, expr=expr, reduce="mean",
+                                      axis=(0,), keepdims=True), x)
+    numpy = get_backend("numpy")
+    assert decomposes(fused_reduce_p, numpy) and not decomposes(fused_reduce_p, TVM)
+    got = compile_graph(graph, backend=numpy)(x)
+    got = got[0] if isinstance(got, (list, tuple)) else got
+    np.testing.assert_allclose(np.asarray(got), (x * x).mean(0, keepdims=True), rtol=1e-6)
+
+
+def test_a_batch_norm_gradient_in_graph_mode_equals_numpys():
+    backend = "tvm"
+    x = sx.Tensor(_rand(8, 32, 4, 4))
+    net = sx.nn.SequentialCell(sx.nn.Conv2d(32, 32, 3), sx.nn.BatchNorm2d(32), sx.nn.ReLU())
+    grad = sx.grad(lambda x: net(x).sum(), weights=net.trainable_params())
+    got = {}
+    for name in ("numpy", backend):
+        set_context(mode=sx.GRAPH_MODE, backend=name)
+        step = sx.jit(grad)
+        _, weights = step(x)  # (the input's gradient, the parameters')
+        got[name] = [g.asnumpy() for g in weights]
+    assert step.last_executable.graph.primitive_counts().get("fused_reduce", 0) >= 2
+    for a, b in zip(got[backend], got["numpy"]):
+        np.testing.assert_allclose(a, b, rtol=2e-4, atol=2e-4)

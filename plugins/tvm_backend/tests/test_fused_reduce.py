@@ -49,8 +49,14 @@ def test_a_chain_reduced_over_the_batch_then_h_w_is_one_fused_reduce():
     assert meaned.params["axis"] == (0, 2, 3) and meaned.params["expr"] == ()
 
 
+def test_a_small_value_is_reduced_along_any_axis():
+    x = _rand(8)  # a loss over a few floats: the fusion saves a kernel call
+    graph, fused = _passes(lambda x: ops.sum(ops.tanh(ops.mul(x, x))), x)
+    assert graph.primitive_counts() == {"fused_reduce": 1} and fused[0].params["axis"] == (0,)
+
+
 def test_what_the_pass_leaves_alone():
-    x = _rand(6, 16)
+    x = _rand(80, 64)
 
     def along_the_innermost_axis(x):  # a serial chain of additions: NumPy's pairwise sum
         return ops.sum(ops.mul(x, x), axis=(1,))
@@ -68,7 +74,7 @@ def test_what_the_pass_leaves_alone():
     assert graph.primitive_counts() == {"sum": 2}  # keepdims: the shapes would not follow
 
 
-_AXES = [(0,), (0, 2), (0, 2, 3), (1,), (0, 1, 2, 3)]
+_AXES = [(0,), (0, 2), (0, 2, 3), (1,), (0, 1, 2, 3), (2, 4), (0, 1, 2, 3, 4)]  # the last two: SMALL
 
 
 @settings(max_examples=25, deadline=None)

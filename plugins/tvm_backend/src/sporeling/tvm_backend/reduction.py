@@ -6,10 +6,11 @@ never stored.
 The loops run in the input's axis order whatever is reduced, so a batch norm's statistics
 over ``(N, H, W)`` of a channel-blocked ``(N, C/16, H, W, 16)`` array read memory in order
 with the 16 channels innermost (the fusion pass takes only reductions that keep the
-innermost axis: a reduction along it is a serial chain of additions, NumPy's pairwise sum
-does better). Float32 and float16 values accumulate in float64 and round once: a float32
-accumulator over a channel's 32,768 elements ended 4x further from the float64 sum; the
-wide one costs 20-50 % more time on these memory-bound loops. A mean divides in float64.
+innermost axis, unless the value is :data:`SMALL`: a reduction along it is a serial chain
+of additions, NumPy's pairwise sum does better). Float32 and float16 values accumulate in
+float64 and round once: a float32 accumulator over a channel's 32,768 elements ended 4x
+further from the float64 sum; the wide one costs 20-50 % more time on these memory-bound
+loops. A mean divides in float64.
 """
 from __future__ import annotations
 
@@ -20,7 +21,11 @@ import numpy as np
 from .elementwise import _ops, _values, unsupported
 from .target import tvm
 
-__all__ = ["reduce_prim_func", "reduce_unsupported", "value_shape"]
+__all__ = ["reduce_prim_func", "reduce_unsupported", "value_shape", "SMALL"]
+
+SMALL = 4096
+"""Values of at most this many elements are reduced along any axis: the serial additions
+cost less than the kernel call the fusion saves (a loss summed over a few floats)."""
 
 
 def value_shape(expr: tuple, in_specs: tuple) -> tuple:
@@ -33,7 +38,7 @@ def reduce_unsupported(expr: tuple, in_specs: tuple, axis: tuple) -> str | None:
     shape = value_shape(expr, in_specs)
     if not shape or 0 in shape:
         return "an empty or 0-d value"
-    if len(shape) - 1 in axis:
+    if len(shape) - 1 in axis and math.prod(shape) > SMALL:
         return "a reduction along the innermost axis"
     if expr:
         return unsupported(expr, in_specs)

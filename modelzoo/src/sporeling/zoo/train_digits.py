@@ -213,9 +213,14 @@ def _train(args: argparse.Namespace, sx, path: Path, where: _Where, bars: list,
     ctrl_c.check()
     where.stage = "reporting"
     from sporeling.runtime.backend import get_backend
+    backend = get_backend().name
+    if args.mode == "graph":  # at jit_level O2 (the default) Graph mode lowers on the native one
+        from sporeling.compiler.jit_levels import native_backend
+        from sporeling.core import get_context
+        if get_context("jit_level") == "O2":
+            backend = native_backend(asked=False) or backend
     print(f"model {args.model}: {args.epochs} epochs in {seconds:.1f} s "
-          f"({len(split.train_y)} training images, {args.mode} mode, "
-          f"{get_backend().name} backend)")
+          f"({len(split.train_y)} training images, {args.mode} mode, {backend} backend)")
     if backup and backup[0].resumed_step is not None:
         print(f"resumed after step {backup[0].resumed_step} from {args.backup_dir}")
     print(f"test accuracy: {100 * result['acc']:.2f}% on {len(split.test_y)} images")

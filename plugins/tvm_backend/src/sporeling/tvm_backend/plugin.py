@@ -11,6 +11,15 @@ from .kernels import fused_elementwise, fused_reduce
 
 
 @impl
+def sporeling_add_context_options(options) -> None:
+    options.add_option("tvm_fuse_reductions", True, choices={"True": True, "False": False},
+                       doc="Graph mode on the TVM backend fuses sums and means with the "
+                           "elementwise chains they reduce (the fuse_reductions pass); "
+                           "False: NumPy's reductions.",
+                       valid="True or False")
+
+
+@impl
 def sporeling_add_backends(backends) -> None:
     backends.add(TvmBackend.name, TvmBackend)
 

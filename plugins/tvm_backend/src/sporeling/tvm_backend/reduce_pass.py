@@ -5,7 +5,7 @@ written out and read back -- a batch norm's backward ``sum(dy * x_hat)`` over (N
 one pass over memory instead of three.
 
 It runs after elementwise fusion (and oneDNN's layout pass), in graphs lowered on this
-backend only. A reduction of a reduction with nothing else reading the inner one is first
+backend only (context key ``tvm_fuse_reductions``, default True). A reduction of a reduction with nothing else reading the inner one is first
 made one (the layout pass sums a blocked array over the batch, then over (H, W): NumPy's one
 call over both was 20x slower; the generated loop reads memory once). Taken: float sums
 and means that keep the operand's innermost axis (see :mod:`.reduction`) of chains TVM
@@ -14,6 +14,7 @@ generates; anything else stays as it was.
 from __future__ import annotations
 
 from sporeling.compiler.ir import Equation, Graph, Var
+from sporeling.core import get_context
 from sporeling.compiler.passes import Pass, PassContext, fused_elementwise_p
 from sporeling.compiler.passes.fusion import fusible, fused_equation
 from sporeling.compiler.passes.rewrite import map_subgraphs
@@ -94,8 +95,10 @@ def fuse_reductions(graph: Graph, ctx: PassContext) -> Graph:
 
 
 def _enabled(ctx: PassContext) -> bool:
+    """On when ``tvm_fuse_reductions`` is and the graph is lowered on this backend."""
     from .backend import TvmBackend
-    return isinstance(ctx.lowering_backend(), TvmBackend)
+    return bool(get_context("tvm_fuse_reductions")) and \
+        isinstance(ctx.lowering_backend(), TvmBackend)
 
 
 FUSE_REDUCTIONS = Pass("fuse_reductions", fuse_reductions, stage="fusion", order=60,

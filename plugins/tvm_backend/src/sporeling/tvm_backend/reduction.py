@@ -67,6 +67,14 @@ def reduce_prim_func(expr: tuple, in_specs: tuple, axis: tuple, reduce: str):
     from tvm.script.ir_builder import IRBuilder
     from tvm.script.ir_builder import tirx as T
 
+    # two levels: each index of the outermost reduced axis sums the rest in the value's own
+    # dtype (accumulators in vector registers), then those partial sums are added in
+    # float64; one reduced axis: float64 directly
+    first, rest = min(axis), [k for k in axis if k != min(axis)]
+    split = bool(rest)
+    part_axes = [first] + kept if split else kept  # the partial sums' index, memory order
+    part_axes.sort()
+    part_shape = tuple(full[k] for k in part_axes) or (1,)
     with IRBuilder() as builder:
         with T.prim_func(s_tir=True):
             T.func_name("main")
@@ -78,18 +86,34 @@ def reduce_prim_func(expr: tuple, in_specs: tuple, axis: tuple, reduce: str):
                                      offset_factor=1)
                       for h, (shape, d) in zip(handles, in_specs)]
             out = T.match_buffer(out_handle, out_shape, dtype, align=4, offset_factor=1)
-            acc = T.alloc_buffer(out_shape, wide)
+            narrow = dtype if split else wide
+            part = T.alloc_buffer(part_shape, narrow)
             with T.grid(*full) as loops:
                 loops = list(loops) if len(full) > 1 else [loops]
-                with T.sblock("acc"):
-                    index = [T.axis.reduce(n, i) if k in axis else T.axis.spatial(n, i)
+                with T.sblock("part"):
+                    index = [T.axis.reduce(n, i) if k in axis and (k != first or not split)
+                             else T.axis.spatial(n, i)
                              for k, (n, i) in enumerate(zip(full, loops))]
-                    at = [index[k] for k in kept] or [0]
+                    at = [index[k] for k in part_axes] or [0]
                     with T.init():
-                        T.buffer_store(acc, tir.const(0, wide), at)
+                        T.buffer_store(part, tir.const(0, narrow), at)
                     value = _values(expr, in_specs, inputs, index, ops, tir, {}, {last})[last] \
                         if expr else inputs[0][tuple(index)]
-                    T.buffer_store(acc, acc[tuple(at)] + tir.Cast(wide, value), at)
+                    T.buffer_store(part, part[tuple(at)] + tir.Cast(narrow, value), at)
+            if split:
+                acc = T.alloc_buffer(out_shape, wide)
+                with T.grid(*part_shape) as loops:
+                    loops = list(loops) if len(part_shape) > 1 else [loops]
+                    with T.sblock("acc"):
+                        index = [T.axis.reduce(n, i) if k == first else T.axis.spatial(n, i)
+                                 for k, n, i in zip(part_axes, part_shape, loops)]
+                        at = [v for k, v in zip(part_axes, index) if k != first] or [0]
+                        with T.init():
+                            T.buffer_store(acc, tir.const(0, wide), at)
+                        T.buffer_store(acc, acc[tuple(at)] + tir.Cast(wide, part[tuple(index)]),
+                                       at)
+            else:
+                acc = part
             count = math.prod(full[k] for k in axis)
             with T.grid(*out_shape) as loops:
                 loops = list(loops) if len(out_shape) > 1 else [loops]
@@ -100,7 +124,10 @@ def reduce_prim_func(expr: tuple, in_specs: tuple, axis: tuple, reduce: str):
                         total = total / tir.const(count, wide)
                     T.buffer_store(out, tir.Cast(dtype, total), at)
     sch = t.s_tir.Schedule(builder.get())
-    block = sch.get_sblock("acc")
-    # the initialisation before the outermost reduced loop, not tested inside the loops
-    sch.decompose_reduction(block, sch.get_loops(block)[min(axis)])
+    # each initialisation before its block's outermost reduced loop, not tested inside it
+    block = sch.get_sblock("part")
+    sch.decompose_reduction(block, sch.get_loops(block)[min(rest) if split else first])
+    if split:
+        block = sch.get_sblock("acc")
+        sch.decompose_reduction(block, sch.get_loops(block)[part_axes.index(first)])
     return sch.mod

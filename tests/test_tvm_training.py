@@ -66,3 +66,20 @@ def test_jit_level_o2_selects_tvm_and_o1_does_not():
         results[level + " backend"] = f.last_executable.program.program.backend.name
     assert results["O2 backend"] == "tvm" and results["O1 backend"] != "tvm"
     np.testing.assert_allclose(results["O2"], results["O1"], rtol=2e-6, atol=1e-7)
+
+
+def test_a_batch_norm_gradient_in_graph_mode_equals_numpys():
+    """Its sums over (N, H, W) become fused_reduce loops (on oneDNN's blocked layout)."""
+    backend = "tvm"
+    x = sx.Tensor(np.random.default_rng(0).standard_normal((8, 32, 4, 4)).astype(np.float32))
+    net = sx.nn.SequentialCell(sx.nn.Conv2d(32, 32, 3), sx.nn.BatchNorm2d(32), sx.nn.ReLU())
+    grad = sx.grad(lambda x: net(x).sum(), weights=net.trainable_params())
+    got = {}
+    for name in ("numpy", backend):
+        set_context(mode=sx.GRAPH_MODE, backend=name)
+        step = sx.jit(grad)
+        _, weights = step(x)  # (the input's gradient, the parameters')
+        got[name] = [g.asnumpy() for g in weights]
+    assert step.last_executable.graph.primitive_counts().get("fused_reduce", 0) >= 2
+    for a, b in zip(got[backend], got["numpy"]):
+        np.testing.assert_allclose(a, b, rtol=2e-4, atol=2e-4)

@@ -1,19 +1,17 @@
 """``fused_reduce``: the pass that writes it (what it takes and what it leaves), TVM's loops
-against NumPy's sums and means, the decomposition elsewhere, and a batch norm's gradient
-through Graph mode."""
+against NumPy's sums and means, the decomposition elsewhere (a batch norm's gradient through
+Graph mode: ``tests/test_tvm_training.py``)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sporeling.expression as sx
 from sporeling.compiler import bind, ops
 from sporeling.compiler.ir import make_graph
 from sporeling.compiler.lowering.decompose import decomposes
 from sporeling.compiler.passes import PassContext
 from sporeling.compiler.passes.fusion import fuse_elementwise
 from sporeling.compiler.pipeline import compile_graph
-from sporeling.core import set_context
 from sporeling.runtime import get_backend
 
 from sporeling.tvm_backend import kernels
@@ -121,19 +119,3 @@ def test_the_decomposition_runs_where_no_kernel_does():
     got = compile_graph(graph, backend=numpy)(x)
     got = got[0] if isinstance(got, (list, tuple)) else got
     np.testing.assert_allclose(np.asarray(got), (x * x).mean(0, keepdims=True), rtol=1e-6)
-
-
-def test_a_batch_norm_gradient_in_graph_mode_equals_numpys():
-    backend = "tvm"
-    x = sx.Tensor(_rand(8, 32, 4, 4))
-    net = sx.nn.SequentialCell(sx.nn.Conv2d(32, 32, 3), sx.nn.BatchNorm2d(32), sx.nn.ReLU())
-    grad = sx.grad(lambda x: net(x).sum(), weights=net.trainable_params())
-    got = {}
-    for name in ("numpy", backend):
-        set_context(mode=sx.GRAPH_MODE, backend=name)
-        step = sx.jit(grad)
-        _, weights = step(x)  # (the input's gradient, the parameters')
-        got[name] = [g.asnumpy() for g in weights]
-    assert step.last_executable.graph.primitive_counts().get("fused_reduce", 0) >= 2
-    for a, b in zip(got[backend], got["numpy"]):
-        np.testing.assert_allclose(a, b, rtol=2e-4, atol=2e-4)

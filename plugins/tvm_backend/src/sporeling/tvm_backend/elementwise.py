@@ -20,7 +20,7 @@ import numpy as np
 
 from .target import tvm, vector_bytes
 
-__all__ = ["Unsupported", "unsupported", "collapsed", "prim_func", "EXPRESSIONS",
+__all__ = ["Unsupported", "unsupported", "collapsed", "prim_func", "arguments", "EXPRESSIONS",
            "PARALLEL_FROM"]
 
 PARALLEL_FROM: int | None = None
@@ -191,16 +191,7 @@ def prim_func(expr: tuple, in_specs: tuple):
 
     with IRBuilder() as builder:
         with T.prim_func(s_tir=True):
-            T.func_name("main")
-            T.func_attr({"tirx.noalias": True})
-            # align=4: NumPy's arrays are 16-byte aligned at best, and TVM's default (64)
-            # lets LLVM emit aligned vector loads that fault on them
-            handles = [T.arg(f"in{i}", T.handle()) for i in range(len(in_specs))]
-            out_handle = T.arg("out", T.handle())
-            inputs = [T.match_buffer(h, tuple(shape) or (1,), str(np.dtype(dtype)), align=4,
-                                     offset_factor=1)
-                      for h, (shape, dtype) in zip(handles, in_specs)]
-            out = T.match_buffer(out_handle, out_shape, out_dtype, align=4, offset_factor=1)
+            inputs, out = arguments(T, in_specs, out_shape, out_dtype)
             # nodes with one value for the whole output (an optimizer's bias corrections
             # from the step count...) are computed once, before the loops (LLVM did not
             # hoist a per-element pow: 83 us for 30k elements)
@@ -216,6 +207,21 @@ def prim_func(expr: tuple, in_specs: tuple):
                     T.buffer_store(out, _values(expr, in_specs, inputs, index, ops, tir,
                                                 known, {last})[last], index)
     return _schedule(t, builder.get(), out_shape, out_dtype, [s for s, _ in in_specs])
+
+
+def arguments(T, in_specs, out_shape, out_dtype) -> tuple[list, object]:
+    """Inside ``T.prim_func()``: the function ``main(in0, ..., out)`` over NumPy's arrays,
+    its input buffers and its output buffer."""
+    T.func_name("main")
+    T.func_attr({"tirx.noalias": True})
+    # align=4: NumPy's arrays are 16-byte aligned at best, and TVM's default (64) lets LLVM
+    # emit aligned vector loads that fault on them
+    handles = [T.arg(f"in{i}", T.handle()) for i in range(len(in_specs))]
+    out_handle = T.arg("out", T.handle())
+    inputs = [T.match_buffer(h, tuple(shape) or (1,), str(np.dtype(dtype)), align=4,
+                             offset_factor=1)
+              for h, (shape, dtype) in zip(handles, in_specs)]
+    return inputs, T.match_buffer(out_handle, out_shape, out_dtype, align=4, offset_factor=1)
 
 
 def _invariant(expr, in_specs) -> set:

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .elementwise import _ops, _values, unsupported
+from .elementwise import _ops, _values, arguments, unsupported
 from .target import tvm
 
 __all__ = ["reduce_prim_func", "reduce_unsupported", "value_shape", "SMALL"]
@@ -77,15 +77,7 @@ def reduce_prim_func(expr: tuple, in_specs: tuple, axis: tuple, reduce: str):
     part_shape = tuple(full[k] for k in part_axes) or (1,)
     with IRBuilder() as builder:
         with T.prim_func(s_tir=True):
-            T.func_name("main")
-            T.func_attr({"tirx.noalias": True})
-            handles = [T.arg(f"in{i}", T.handle()) for i in range(len(in_specs))]
-            out_handle = T.arg("out", T.handle())
-            # align=4: see elementwise.prim_func
-            inputs = [T.match_buffer(h, tuple(shape) or (1,), str(np.dtype(d)), align=4,
-                                     offset_factor=1)
-                      for h, (shape, d) in zip(handles, in_specs)]
-            out = T.match_buffer(out_handle, out_shape, dtype, align=4, offset_factor=1)
+            inputs, out = arguments(T, in_specs, out_shape, dtype)
             narrow = dtype if split else wide
             part = T.alloc_buffer(part_shape, narrow)
             with T.grid(*full) as loops:

@@ -8,8 +8,8 @@ n`` of the loss gradients ``D`` at the output) from the backward pass. ``Conv2dT
 ``a`` as the im2col patches (rows ``(C_in, kh, kw)``, the weight's order) and keeps the row
 counts in ``a_normalizer``/``g_normalizer`` (MindSpore's Ascend kernels' statistics). The
 factors are NumPy values (recorded eagerly): with ``thor`` True a Graph-mode trace raises
-``EagerOnlyError``; ``thor = False`` makes a plain layer. (``construct`` names its base class: the Graph-mode
-frontend compiles it without ``super()``'s cell.)
+``EagerOnlyError``; ``thor = False`` makes a plain layer. (``construct`` names its base
+class: the Graph-mode frontend compiles it without ``super()``'s cell.)
 """
 from __future__ import annotations
 

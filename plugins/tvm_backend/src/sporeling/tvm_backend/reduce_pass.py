@@ -2,14 +2,15 @@
 an elementwise chain nothing else reads becomes one ``fused_reduce`` equation
 (:mod:`.fused_reduce`), so the chain's value is summed where it is computed instead of being
 written out and read back -- a batch norm's backward ``sum(dy * x_hat)`` over (N, H, W) is
-one pass over memory instead of three.
+one pass over its operands instead of three.
 
 It runs after elementwise fusion (and oneDNN's layout pass), in graphs lowered on this
-backend only (context key ``tvm_fuse_reductions``, default True). A reduction of a reduction with nothing else reading the inner one is first
-made one (the layout pass sums a blocked array over the batch, then over (H, W): NumPy's one
-call over both was 20x slower; the generated loop reads memory once). Taken: float sums
-and means that keep the operand's innermost axis (see :mod:`.reduction`) of chains TVM
-generates; anything else stays as it was.
+backend only (context key ``tvm_fuse_reductions``, default True). A reduction of a reduction
+with nothing else reading the inner one is first made one (the layout pass sums a blocked
+array over the batch, then over (H, W): NumPy's one call over both was 20x slower; the
+generated loop reads memory once). Taken: float sums and means that keep the operand's
+innermost axis, or of small values (see :mod:`.reduction`), of chains TVM generates;
+anything else stays as it was.
 """
 from __future__ import annotations
 

@@ -64,8 +64,8 @@ def cpu_identity() -> str:
 
 @functools.lru_cache(maxsize=None)
 def target():
-    """LLVM for this machine's CPU (its name, so LLVM vectorises with AVX2/AVX-512). The wheel's default
-    triple (a conda one) rejects ``mcpu``, so the triple is spelled out."""
+    """LLVM for this machine's CPU (its name, so LLVM vectorises with AVX2/AVX-512). The
+    wheel's default triple (a conda one) rejects ``mcpu``, so the triple is spelled out."""
     t = tvm()
     from tvm.target import codegen
     machine = platform.machine()

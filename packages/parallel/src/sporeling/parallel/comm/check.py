@@ -45,7 +45,8 @@ from ..errors import CollectiveMismatchError
 from .handle import Handle
 
 __all__ = ["encode", "describe", "line_of", "CheckedHandle", "AllOf", "group_id", "user_line",
-           "mismatch_error", "message_mismatch", "SIGNATURE_WORDS", "SEQUENCE_WORD", "checking", "Described"]
+           "mismatch_error", "message_mismatch", "SIGNATURE_WORDS", "SEQUENCE_WORD", "checking",
+           "Described"]
 
 KINDS = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "all_to_all", "barrier",
          "send", "recv")

@@ -1,4 +1,6 @@
 """TCPStore: a key-value store over TCP shared by threads and processes."""
+import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -7,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sporeling.parallel.store import StoreError, TCPStore
+from sporeling.parallel.store import MAX_KEY_BYTES, StoreError, TCPStore
 
 
 @pytest.fixture
@@ -81,3 +83,28 @@ def test_master_waits_for_a_worker_process():
 def test_no_server_is_a_clear_error():
     with pytest.raises(StoreError, match="no store server"):
         TCPStore("127.0.0.1", 1, timeout=0.1)
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"s" + struct.pack(">I", 1) + b"k" + struct.pack(">Q", 1 << 62),   # a value of 4 EiB
+    b"g" + struct.pack(">I", 0xFFFFFFFF),                               # a 4 GiB key
+    b"g" + struct.pack(">I", 2) + b"\xff\xfe",                          # a key not UTF-8
+], ids=["huge value", "huge key", "bad key"])
+def test_a_bad_request_closes_that_connection_only(master, request_bytes):
+    with socket.create_connection(("127.0.0.1", master.port), timeout=5) as raw:
+        raw.sendall(request_bytes)
+        assert raw.recv(1) == b""                  # closed unread, no memory taken
+    master.set("still", b"served")
+    assert master.get("still") == b"served"
+
+
+def test_limits_and_a_bad_timeout_are_refused_by_name(master):
+    with pytest.raises(StoreError, match="key too long"):
+        master.get("k" * (MAX_KEY_BYTES + 1))
+    for timeout in (float("nan"), -1, 0, "soon"):
+        with pytest.raises(StoreError, match="bad timeout"):
+            TCPStore("127.0.0.1", master.port, timeout=timeout)
+    with socket.create_connection(("127.0.0.1", master.port), timeout=5) as raw:
+        raw.sendall(b"g" + struct.pack(">I", 1) + b"x" + struct.pack(">d", float("nan")))
+        assert raw.recv(1) == b"\x01"              # refused with a reason, not a hang
+        assert b"bad timeout" in raw.recv(100)

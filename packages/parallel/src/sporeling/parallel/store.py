@@ -14,7 +14,11 @@ whether the key was there. With ``world_size`` and ``wait_for_workers`` the mast
 
 The wire format (this module's own): a request is one opcode byte, the key (4-byte
 big-endian length, UTF-8) and an operand (8-byte length and bytes, or a signed 8-byte
-integer); a reply is a status byte and a payload of the same kinds.
+integer); a reply is a status byte and a payload of the same kinds. Keys hold at most
+:data:`MAX_KEY_BYTES`, values :data:`MAX_VALUE_BYTES`: the server closes a connection that
+announces more (or sends a key that is not UTF-8) before reading it, and keeps serving the
+others. Like PyTorch's and MindSpore's, the store has no authentication: listen on an
+address only the job's processes reach.
 """
 from __future__ import annotations
 
@@ -25,7 +29,10 @@ import time
 
 from .errors import ParallelError
 
-__all__ = ["TCPStore", "StoreError"]
+__all__ = ["TCPStore", "StoreError", "MAX_KEY_BYTES", "MAX_VALUE_BYTES"]
+
+MAX_KEY_BYTES = 1 << 16
+MAX_VALUE_BYTES = 1 << 30
 
 _HELLO, _SET, _GET, _ADD, _DELETE = b"h", b"s", b"g", b"a", b"d"
 _OK, _FAIL = b"\x00", b"\x01"
@@ -50,7 +57,10 @@ def _blob(data: bytes) -> bytes:
 
 
 def _read_blob(sock) -> bytes:
-    return _recv(sock, struct.unpack(">Q", _recv(sock, 8))[0])
+    size = struct.unpack(">Q", _recv(sock, 8))[0]
+    if size > MAX_VALUE_BYTES:  # a length no value has: read nothing of it
+        raise ConnectionError(f"a value of {size} bytes announced (at most {MAX_VALUE_BYTES})")
+    return _recv(sock, size)
 
 
 class _Server:
@@ -77,9 +87,12 @@ class _Server:
             try:
                 while True:
                     op = _recv(conn, 1)
-                    key = _recv(conn, struct.unpack(">I", _recv(conn, 4))[0]).decode()
+                    size = struct.unpack(">I", _recv(conn, 4))[0]
+                    if size > MAX_KEY_BYTES:
+                        return
+                    key = _recv(conn, size).decode()
                     conn.sendall(self._handle(op, key, conn))
-            except (ConnectionError, OSError):
+            except (ConnectionError, OSError, ValueError):  # closed, oversized, not UTF-8
                 return
 
     def _handle(self, op: bytes, key: str, conn) -> bytes:
@@ -96,6 +109,8 @@ class _Server:
             return _OK + _blob(b"")
         if op == _GET:
             timeout = struct.unpack(">d", _recv(conn, 8))[0]
+            if not 0 <= timeout < float("inf"):
+                return _FAIL + _blob(f"bad timeout {timeout!r}".encode())
             with self.cond:
                 if not self.cond.wait_for(lambda: key in self.data, timeout):
                     return _FAIL + _blob(f"key {key!r} not set within {timeout} s".encode())
@@ -133,7 +148,14 @@ class TCPStore:
     def __init__(self, host: str, port: int, world_size: int | None = None,
                  is_master: bool = False, timeout: float = 300.0,
                  wait_for_workers: bool = True):
-        self.host, self.timeout = host, float(timeout)
+        try:
+            self.timeout = float(timeout)
+        except (TypeError, ValueError):
+            self.timeout = float("nan")
+        if not 0 < self.timeout < float("inf"):
+            raise StoreError("bad timeout", op="TCPStore", expected="seconds > 0, finite",
+                             got=repr(timeout))
+        self.host = host
         self._server = _Server(host, port) if is_master else None
         self.port = self._server.port if is_master else int(port)
         self._lock = threading.Lock()
@@ -163,6 +185,9 @@ class TCPStore:
     def _request(self, op: bytes, key: str, operand: bytes, sock=None) -> bytes:
         sock = sock or self._sock
         name = key.encode()
+        if len(name) > MAX_KEY_BYTES:
+            raise StoreError("key too long", op=f"TCPStore.{_NAMES[op]}",
+                             expected=f"at most {MAX_KEY_BYTES} bytes (UTF-8)", got=len(name))
         with self._lock:
             sock.sendall(op + struct.pack(">I", len(name)) + name + operand)
             status = _recv(sock, 1)
@@ -174,6 +199,9 @@ class TCPStore:
     def set(self, key: str, value) -> None:
         """Store ``value`` (bytes, or a str as UTF-8) under ``key``."""
         value = value.encode() if isinstance(value, str) else bytes(value)
+        if len(value) > MAX_VALUE_BYTES:
+            raise StoreError("value too large", op="TCPStore.set", where=key,
+                             expected=f"at most {MAX_VALUE_BYTES} bytes", got=len(value))
         self._request(_SET, key, _blob(value))
 
     def get(self, key: str) -> bytes:

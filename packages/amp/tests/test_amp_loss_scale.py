@@ -31,6 +31,33 @@ def test_dynamic_scaler_halves_on_overflow_and_grows_after_the_window():
     assert tiny.scale_value == 1.0  # never below 1
 
 
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_a_compiled_step_scales_checks_and_adjusts_as_an_eager_one(mode):
+    # MindSpore's loss-scaling pattern inside one (jitted) step: the scale it reads and the
+    # adjustment it makes are the scaler's Parameters, so each call sees the last one's
+    s = amp.DynamicLossScaler(scale_value=2 ** 10, scale_factor=2, scale_window=2)
+    sx.set_context(mode=sx.GRAPH_MODE if mode == "graph" else sx.PYNATIVE_MODE)
+
+    def step(grad):
+        scaled = s.scale(grad)            # as a loss scaled before backward
+        finite = amp.all_finite((scaled,))
+        unscaled = s.unscale(scaled)
+        s.adjust(finite)
+        return unscaled
+    step = sx.jit(step) if mode == "graph" else step
+    try:
+        scales = []
+        for g in [1.0, np.inf, 1.0, 1.0, 1.0, np.nan, 2.0]:
+            out = step(sx.Tensor(np.array([g, 3.0], np.float32)))
+            scales.append(s.scale_value)
+            if np.isfinite(g):
+                assert float(out.asnumpy()[0]) == g  # unscaled by the scale it was scaled by
+    finally:
+        sx.set_context(mode=sx.PYNATIVE_MODE)
+    assert scales == [1024, 512, 512, 1024, 1024, 512, 512]
+    assert s.counter == 1
+
+
 def test_scale_unscale_and_all_finite():
     s = amp.StaticLossScaler(8.0)
     loss = sx.Tensor(np.float32(0.5))

@@ -17,7 +17,7 @@ from sporeling.runtime import get_backend, get_kernels
 
 
 def test_set_context_backend_numba_selects_it_for_cpu():
-    assert get_backend().name == "numpy"
+    assert get_backend().name != "numba"  # NumPy's, or oneDNN's where that is installed
     set_context(device_target="CPU", backend="numba")
     assert isinstance(get_backend(), NumbaBackend) and get_backend("CPU").name == "numba"
 

@@ -196,8 +196,6 @@ def test_optimizer(mode):
           atol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason="nn.Momentum's weight_decay is a number in the "
-                   "facade; 2.10 also takes a Cell of the global step")
 @pytest.mark.parametrize("mode", MODES)
 def test_dynamic_weight_decay(mode):
     check("test_optimizer", "dynamic_decay_program", dynamic_decay_program(mode), mode,

@@ -12,6 +12,7 @@ from sporeling.expression.optim import Adagrad as _Adagrad
 from sporeling.expression.optim import Momentum as _Momentum
 from sporeling.expression.optim import Optimizer as _SxOptimizer
 from sporeling.expression.optim._arrays import operand
+from sporeling.expression.optim.optimizer import decays_at
 
 from .optimizer import Optimizer
 
@@ -214,13 +215,14 @@ class LARS:
 
     def __call__(self, gradients):
         lr = self.optimizer.get_lr()
+        decays = decays_at(self._decays, self.optimizer.global_step)
         out = []
         for i, (p, g) in enumerate(zip(self.optimizer.parameters, gradients)):
             if g is None or not self._apply[i]:
                 out.append(g)
                 continue
             w, g = operand(p), operand(g)
-            wd = self._decays[i]
+            wd = decays[i]
             w_norm, g_norm = _norm(w), _norm(g)
             trust = ops.where(ops.logical_and(w_norm > 0, g_norm > 0),
                               self.coefficient * w_norm / (g_norm + wd * w_norm +

@@ -35,8 +35,10 @@ class Optimizer(_SxOptimizer):
 
     def decay_weight(self, gradients):
         """``g + weight_decay * w`` for the parameters that decay (MindSpore's helper)."""
-        return tuple(g if g is None or not wd else sx.ops.add(g, sx.ops.mul(p, wd))
-                     for p, g, wd in zip(self._parameters, gradients, self._decays))
+        decays = self._decays_at(self.global_step)
+        return tuple(g if g is None or isinstance(wd, float) and not wd else
+                     sx.ops.add(g, sx.ops.mul(p, wd))
+                     for p, g, wd in zip(self._parameters, gradients, decays))
 
     def scale_grad(self, gradients):
         """Gradients divided by ``loss_scale`` (MindSpore's helper)."""

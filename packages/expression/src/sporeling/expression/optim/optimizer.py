@@ -41,7 +41,7 @@ import contextlib
 
 import numpy as np
 
-from sporeling.core import SporelingError
+from sporeling.core import SporelingError, dtypes
 from sporeling.core.errors import ShapeError
 
 from ..tensor.parameter import Parameter
@@ -76,6 +76,32 @@ def _refuse_non_finite(optimizer) -> None:
         if attr.endswith(("learning_rate", "lrs")) and rates is not None and \
                 not np.all(np.isfinite(np.asarray(rates, np.float64))):
             raise ValueError(f"{name}: {attr.lstrip('_')} must be finite, got {value!r}")
+
+
+def _no_decay(wd) -> bool:
+    return isinstance(wd, (int, float)) and wd == 0
+
+
+def decays_at(decays: tuple, step) -> tuple:
+    """``decays`` (one weight decay per parameter: a number, or a schedule -- MindSpore's
+    Cell called with the global step as an int32 Tensor) for step ``step``: a schedule's
+    value is a float eagerly and a Tensor inside a Graph-mode trace (``step`` is then the
+    step's Parameter); each schedule is called once."""
+    from .. import ops
+    from ..graph.tracing import is_tracing
+    values: dict = {}
+    out = []
+    for wd in decays:
+        if callable(wd):
+            if id(wd) not in values:
+                if is_tracing():
+                    values[id(wd)] = wd(ops.cast(step, dtypes.int32))
+                else:
+                    value = wd(Tensor(np.array(int(step), np.int32)))
+                    values[id(wd)] = float(to_numpy(value))
+            wd = values[id(wd)]
+        out.append(wd)
+    return tuple(out)
 
 
 class Optimizer:
@@ -194,11 +220,17 @@ class Optimizer:
                                       else value)
 
     @staticmethod
-    def _check_decay(value) -> float:
+    def _check_decay(value):
+        if callable(value):  # MindSpore's Cell of the global step (see decays_at)
+            return value
         value = float(value)
         if not value >= 0:  # NaN too
             raise ValueError(f"weight_decay must be a finite number >= 0, got {value}")
         return value
+
+    def _decays_at(self, step) -> tuple:
+        """Each parameter's weight decay for step ``step`` (see :func:`decays_at`)."""
+        return decays_at(self._decays, step)
 
     # ---- MindSpore's accessors ----------------------------------------------------------
 
@@ -253,9 +285,10 @@ class Optimizer:
         # compiled at amp_level O2/O3, the update keeps the master weights' float32
         with full_precision() if traced else contextlib.nullcontext():
             lrs = [lr.at(step) for lr in self._group_lrs]
+            decays = self._decays_at(step)
             for i, (p, g) in enumerate(zip(params, gradients)):
                 if g is not None:
-                    self._step_one(i, p, g, lrs[self._group_of[i]], traced)
+                    self._step_one(i, p, g, lrs[self._group_of[i]], decays[i], traced)
             if traced:
                 self._step_param.set_data(self._step_param + 1)
         if not traced:
@@ -264,7 +297,7 @@ class Optimizer:
 
     construct = __call__
 
-    def _step_one(self, i: int, p, g, lr, traced: bool) -> None:
+    def _step_one(self, i: int, p, g, lr, wd, traced: bool) -> None:
         """The update of parameter ``i`` (see the class doc), written back. Eagerly the rule
         runs on NumPy arrays (its ops take them: a few big elementwise ops cost less so than
         as Tensors) and the results go into the buffers in place; in a trace it runs on
@@ -280,8 +313,9 @@ class Optimizer:
                              got=f"{tuple(g.shape)}", where=_label(p, i))
         if self.loss_scale != 1.0:
             g = g * (1.0 / self.loss_scale)
-        wd = self._decays[i]
-        if wd and not self._decoupled_weight_decay:
+        if isinstance(wd, Tensor):  # a schedule's value in a trace, in the compute dtype
+            wd = wd.astype(cdt)
+        if not _no_decay(wd) and not self._decoupled_weight_decay:
             g = g + wd * w
         if not traced:
             write(p, self._update_arrays(w, g, self._states[i], lr, wd))

@@ -134,6 +134,7 @@ class ShardedOptimizer:
         grads = self._checked(gradients)
         params = opt.parameters
         lrs = [lr.at(opt.global_step) for lr in opt._group_lrs]
+        decays = opt._decays_at(opt.global_step)
         inv_scale = 1.0 / opt.loss_scale
         active = {i for i, g in enumerate(grads) if g is not None}
         for dt, (entries, width) in self.layout.arrange(active).items():
@@ -145,7 +146,7 @@ class ShardedOptimizer:
                 g = my_grads[s.index]
                 if inv_scale != 1.0:
                     g = g * inv_scale
-                wd = opt._decays[s.index]
+                wd = decays[s.index]
                 if wd and not opt._decoupled_weight_decay:
                     g = g + wd * w
                 if self._states[s.index] is None:

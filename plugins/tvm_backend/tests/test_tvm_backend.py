@@ -260,10 +260,19 @@ from sporeling.tvm_backend import kernels
 expr = (("mul", (("in", 0), ("const", 3.0, "float32")), (), (6,), "float32"),
         ("exp", (("node", 0),), (), (6,), "float32"))
 tvm = get_backend("tvm")
-tvm.prepare_kernels([("fused_elementwise", {"expr": expr}, [((6,), np.float32)])])
+# and a reduction with both accumulators (a blocked batch norm's sum over N, H, W)
+shape, axis = (8, 4, 6, 6, 16), (0, 2, 3)
+square = (("mul", (("in", 0), ("in", 0)), (), shape, "float32"),)
+tvm.prepare_kernels([("fused_elementwise", {"expr": expr}, [((6,), np.float32)]),
+                     ("fused_reduce", {"expr": square, "axis": axis, "reduce": "sum"},
+                      [(shape, np.float32)])])
 x = np.linspace(0, 1, 6).astype(np.float32)
 np.testing.assert_allclose(kernels.fused_elementwise(tvm, x, expr=expr), np.exp(3 * x),
                            rtol=1e-6)
+y = np.linspace(-1, 1, np.prod(shape)).astype(np.float32).reshape(shape)
+for _ in range(3):
+    got = kernels.fused_reduce(tvm, y, expr=square, reduce="sum", axis=axis, keepdims=False)
+    np.testing.assert_allclose(got, (y.astype(np.float64) ** 2).sum(axis), rtol=1e-5)
 print("compiler" if "tvm" in sys.modules else "ffi only", "torch" in sys.modules)
 """
 

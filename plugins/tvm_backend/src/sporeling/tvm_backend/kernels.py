@@ -20,7 +20,7 @@ import numpy as np
 
 from . import cache
 from .elementwise import collapsed, prim_func, unsupported
-from .reduction import reduce_prim_func, reduce_unsupported, value_shape
+from .reduction import reduce_prim_func, reduce_unsupported, scratch, value_shape
 from .target import target, tvm
 
 __all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "forget"]
@@ -198,11 +198,13 @@ def _reduce_call(expr, inputs, reduce, axis, keepdims):
     shape = tuple(1 if k in axis else n for k, n in enumerate(full) if keepdims or k not in axis)
     compact = tuple(n for k, n in enumerate(full) if k not in axis) or (1,)
     shapes = [tuple(s) or (1,) for s, _ in specs]
+    (part_shape, part_dtype), (acc_shape, acc_dtype) = scratch(expr, specs, axis)
 
     def run(backend, inputs, out):
         result = backend.allocate(shape, dtype) if out is None else out
         target = result if result.flags.c_contiguous else np.empty(shape, dtype)
-        fn(*[_compact(a, s) for a, s in zip(inputs, shapes)], target.reshape(compact))
+        fn(*[_compact(a, s) for a, s in zip(inputs, shapes)], target.reshape(compact),
+           np.empty(part_shape, part_dtype), np.empty(acc_shape, acc_dtype))
         if target is not result:
             np.copyto(result, target)
         return result

@@ -21,7 +21,7 @@ import numpy as np
 from .elementwise import _ops, _values, arguments, unsupported
 from .target import tvm
 
-__all__ = ["reduce_prim_func", "reduce_unsupported", "value_shape", "SMALL"]
+__all__ = ["reduce_prim_func", "reduce_unsupported", "scratch", "value_shape", "SMALL"]
 
 SMALL = 4096
 """Values of at most this many elements are reduced along any axis: the serial additions
@@ -47,10 +47,37 @@ def reduce_unsupported(expr: tuple, in_specs: tuple, axis: tuple) -> str | None:
     return None
 
 
+def _layout(expr: tuple, in_specs: tuple, axis: tuple) -> tuple:
+    """``(full, dtype, wide, kept, out_shape, first, split, part_axes, part_shape)``."""
+    full = value_shape(expr, in_specs)
+    dtype = str(np.dtype(expr[-1][4] if expr else in_specs[0][1]))
+    wide = "float64" if np.dtype(dtype).itemsize < 8 else dtype
+    kept = [i for i in range(len(full)) if i not in axis]
+    out_shape = tuple(full[i] for i in kept) or (1,)
+    # two levels: each index of the outermost reduced axis sums the rest in the value's own
+    # dtype (accumulators in vector registers), then those partial sums are added in
+    # float64; one reduced axis: float64 directly
+    first = min(axis)
+    split = len(axis) > 1
+    part_axes = sorted([first] + kept if split else kept)  # the partial sums' index
+    part_shape = tuple(full[k] for k in part_axes) or (1,)
+    return full, dtype, wide, kept, out_shape, first, split, part_axes, part_shape
+
+
+def scratch(expr: tuple, in_specs: tuple, axis: tuple) -> tuple:
+    """``((shape, dtype), (shape, dtype))`` of the two accumulators a reduction's function
+    takes after its output: the partial sums and the float64 totals. The caller allocates
+    them -- a function allocating its own (TVM's workspace) crashed once loaded from the disk
+    cache through TVM's FFI alone, whose workspace allocator is the compiler runtime's."""
+    _, dtype, wide, _, out_shape, _, split, _, part_shape = _layout(expr, in_specs, axis)
+    return (part_shape, dtype if split else wide), (out_shape, wide)
+
+
 def reduce_prim_func(expr: tuple, in_specs: tuple, axis: tuple, reduce: str):
     """The scheduled TensorIR module writing ``reduce`` (``"sum"``/``"mean"``) over ``axis``
     of the chain ``expr`` on inputs ``in_specs`` into an output of the kept axes (shape
-    ``(1,)`` when none is kept)."""
+    ``(1,)`` when none is kept), with the two accumulators of :func:`scratch` as its last
+    arguments."""
     why = reduce_unsupported(expr, in_specs, axis)
     if why is not None:
         from .elementwise import Unsupported
@@ -58,28 +85,20 @@ def reduce_prim_func(expr: tuple, in_specs: tuple, axis: tuple, reduce: str):
     t = tvm()
     tir = t.tirx
     ops = _ops()
-    full = value_shape(expr, in_specs)
-    dtype = str(np.dtype(expr[-1][4] if expr else in_specs[0][1]))
-    wide = "float64" if np.dtype(dtype).itemsize < 8 else dtype
-    kept = [i for i in range(len(full)) if i not in axis]
-    out_shape = tuple(full[i] for i in kept) or (1,)
+    full, dtype, wide, kept, out_shape, first, split, part_axes, part_shape = \
+        _layout(expr, in_specs, axis)
+    rest = [k for k in axis if k != first]
     last = len(expr) - 1
     from tvm.script.ir_builder import IRBuilder
     from tvm.script.ir_builder import tirx as T
 
-    # two levels: each index of the outermost reduced axis sums the rest in the value's own
-    # dtype (accumulators in vector registers), then those partial sums are added in
-    # float64; one reduced axis: float64 directly
-    first, rest = min(axis), [k for k in axis if k != min(axis)]
-    split = bool(rest)
-    part_axes = [first] + kept if split else kept  # the partial sums' index, memory order
-    part_axes.sort()
-    part_shape = tuple(full[k] for k in part_axes) or (1,)
     with IRBuilder() as builder:
         with T.prim_func(s_tir=True):
             inputs, out = arguments(T, in_specs, out_shape, dtype)
             narrow = dtype if split else wide
-            part = T.alloc_buffer(part_shape, narrow)
+            part_handle, acc_handle = T.arg("part", T.handle()), T.arg("acc", T.handle())
+            part = T.match_buffer(part_handle, part_shape, narrow, align=4, offset_factor=1)
+            totals = T.match_buffer(acc_handle, out_shape, wide, align=4, offset_factor=1)
             with T.grid(*full) as loops:
                 loops = list(loops) if len(full) > 1 else [loops]
                 with T.sblock("part"):
@@ -93,7 +112,7 @@ def reduce_prim_func(expr: tuple, in_specs: tuple, axis: tuple, reduce: str):
                         if expr else inputs[0][tuple(index)]
                     T.buffer_store(part, part[tuple(at)] + tir.Cast(narrow, value), at)
             if split:
-                acc = T.alloc_buffer(out_shape, wide)
+                acc = totals
                 with T.grid(*part_shape) as loops:
                     loops = list(loops) if len(part_shape) > 1 else [loops]
                     with T.sblock("acc"):

@@ -39,11 +39,11 @@ def compile_chains(chains) -> None:
     disk cache when a previous process compiled the same set): ``(expr, input specs)`` of
     an elementwise chain, in its :func:`~.elementwise.collapsed` form (what calls look up),
     or ``(expr, input specs, axis, "sum" | "mean")`` of a reduction."""
-    chains = [collapsed(*chain) if len(chain) == 2 else chain for chain in chains]
+    chains = [chain if _reduction(chain) else collapsed(*chain) for chain in chains]
     with _LOCK:
         wanted = []
         for chain in dict.fromkeys(c for c in chains if c not in _COMPILED):
-            why = unsupported(*chain) if len(chain) == 2 else reduce_unsupported(*chain[:3])
+            why = reduce_unsupported(*chain[:3]) if _reduction(chain) else unsupported(*chain)
             if why is None:
                 wanted.append(chain)
             else:
@@ -58,6 +58,11 @@ def compile_chains(chains) -> None:
                                 "runs it")
 
 
+def _reduction(chain: tuple) -> bool:
+    """A reduction's ``(expr, specs, axis, reduce)``, not a chain's ``(expr, specs)``."""
+    return len(chain) == 4
+
+
 def _load(chains: list) -> bool:
     """Load ``chains``' module from the disk cache (no TVM compiler needed: a second
     process loads it through TVM's FFI alone) or generate and compile it, into
@@ -65,7 +70,7 @@ def _load(chains: list) -> bool:
     names = {f"chain{k}": chain for k, chain in enumerate(chains)}
     try:
         library = cache.load_or_build(chains, lambda: _build(
-            {name: (prim_func(*chain) if len(chain) == 2 else reduce_prim_func(*chain))["main"]
+            {name: (reduce_prim_func if _reduction(chain) else prim_func)(*chain)["main"]
              for name, chain in names.items()}))
     except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
         log.info("TVM failed on a module of %d chains (%s)", len(chains), error)
@@ -108,17 +113,24 @@ def _say_once(key, message, *args) -> None:
 _CALLS: dict = {}  # id(expr) -> (expr, {input (shape, dtype)s: call}); expr kept alive
 
 
-def fused_elementwise(backend, *inputs, out=None, expr):
-    # The chain's call for these shapes, found without hashing the chain (a tuple's hash
-    # is not cached: hashing a 20-node chain on every call cost microseconds)
-    entry = _CALLS.get(id(expr))
+def _lookup(table: dict, key, expr, inputs, make):
+    """``(call, inputs)``: the call ``make(inputs)`` made for ``expr`` on inputs of these
+    shapes and dtypes, found without hashing the chain (a tuple's hash is not cached:
+    hashing a 20-node chain on every call cost microseconds); ``table[key]`` keeps ``expr``
+    alive, so its id is not reused while it is there."""
+    entry = table.get(key)
     if entry is None or entry[0] is not expr:
-        entry = _CALLS[id(expr)] = (expr, {})
+        entry = table[key] = (expr, {})
     try:
-        call = entry[1][tuple([(x.shape, x.dtype) for x in inputs])]
+        return entry[1][tuple([(x.shape, x.dtype) for x in inputs])], inputs
     except (KeyError, AttributeError):
         inputs = tuple(np.asarray(x) for x in inputs)
-        call = entry[1][tuple((x.shape, x.dtype) for x in inputs)] = _call(expr, inputs)
+        call = entry[1][tuple((x.shape, x.dtype) for x in inputs)] = make(inputs)
+        return call, inputs
+
+
+def fused_elementwise(backend, *inputs, out=None, expr):
+    call, inputs = _lookup(_CALLS, id(expr), expr, inputs, lambda ins: _call(expr, ins))
     return call(backend, inputs, out)
 
 
@@ -169,16 +181,8 @@ _REDUCE_CALLS: dict = {}  # (id(expr), reduce, axis, keepdims) -> (expr, {specs:
 
 
 def fused_reduce(backend, *inputs, out=None, expr, reduce, axis, keepdims):
-    key = (id(expr), reduce, axis, keepdims)
-    entry = _REDUCE_CALLS.get(key)
-    if entry is None or entry[0] is not expr:
-        entry = _REDUCE_CALLS[key] = (expr, {})
-    try:
-        call = entry[1][tuple([(x.shape, x.dtype) for x in inputs])]
-    except (KeyError, AttributeError):
-        inputs = tuple(np.asarray(x) for x in inputs)
-        call = entry[1][tuple((x.shape, x.dtype) for x in inputs)] = _reduce_call(
-            expr, inputs, reduce, axis, keepdims)
+    call, inputs = _lookup(_REDUCE_CALLS, (id(expr), reduce, axis, keepdims), expr, inputs,
+                           lambda ins: _reduce_call(expr, ins, reduce, axis, keepdims))
     return call(backend, inputs, out)
 
 

@@ -87,6 +87,8 @@ def decays_at(decays: tuple, step) -> tuple:
     Cell called with the global step as an int32 Tensor) for step ``step``: a schedule's
     value is a float eagerly and a Tensor inside a Graph-mode trace (``step`` is then the
     step's Parameter); each schedule is called once."""
+    if not any(map(callable, decays)):  # numbers only: each step's are the same
+        return decays
     from .. import ops
     from ..graph.tracing import is_tracing
     values: dict = {}

@@ -121,12 +121,10 @@ class Communicator:
         raise NotImplementedError
 
     def _signatures_now(self, sig: np.ndarray, collective: str, timeout) -> np.ndarray:
-        """Every rank's signature for the blocking ``collective`` (its rows valid until the
-        next exchange), waiting at most ``timeout``. A transport may do it more cheaply."""
-        check = self._start_signature_gather(sig, Described(sig))
-        check.collective, called = collective, check._detail  # a timeout names the call
-        check._detail = lambda: f"in the signature check (comm_check='on'): {called()}"
-        return check.wait(timeout)
+        """With ``_all_reduce_now`` (the blocking path): every rank's signature for the
+        blocking ``collective`` (rows valid until the next exchange), waiting at most
+        ``timeout`` (a timeout names ``collective`` and the signature check)."""
+        raise NotImplementedError
 
     def _start_signature_send(self, sig: np.ndarray, dest: int, tag: int) -> Handle:
         """Start sending a send's signature to ``dest`` on that side channel."""

@@ -34,10 +34,11 @@ class TvmBackend(StackedBackend):
         return primitive in EXPRESSIONS
 
     def prepare_kernels(self, calls) -> None:
-        """Compile, in one module, the fused chains and reductions of a program about to
-        run: ``calls`` are ``(primitive, params, input (shape, dtype) pairs)``, one per
-        instruction."""
+        """Compile, in one module, the fused chains, reductions and LSTMs of a program
+        about to run: ``calls`` are ``(primitive, params, input (shape, dtype) pairs)``,
+        one per instruction."""
         from .kernels import compile_chains
+        from .rnn import rnn_spec, rnn_unsupported
         chains = []
         for name, params, specs in calls:
             specs = tuple((tuple(s), np.dtype(d).str) for s, d in specs)
@@ -45,5 +46,7 @@ class TvmBackend(StackedBackend):
                 chains.append((params["expr"], specs))
             elif name == "fused_reduce":
                 chains.append((params["expr"], specs, params["axis"], params["reduce"]))
+            elif name in ("lstm", "lstm_grad") and rnn_unsupported(name, params, specs) is None:
+                chains.append(rnn_spec(name, specs, params))
         if chains:
             compile_chains(chains)

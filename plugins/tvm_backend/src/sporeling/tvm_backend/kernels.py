@@ -20,10 +20,12 @@ import numpy as np
 
 from . import cache
 from .elementwise import collapsed, prim_func, unsupported
+from .rnn import RnnSpec, rnn_source
 from .reduction import reduce_prim_func, reduce_unsupported, scratch, value_shape
 from .target import target, tvm
 
-__all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "forget"]
+__all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "function", "forget",
+           "say_once"]
 
 log = logging.getLogger("sporeling.tvm")
 _COMPILED: dict = {}  # (expr, input specs) -> TVM function, or None: the provider below
@@ -38,17 +40,20 @@ def compile_chains(chains) -> None:
     """Compile every chain of ``chains`` not compiled yet, in one module (loaded from the
     disk cache when a previous process compiled the same set): ``(expr, input specs)`` of
     an elementwise chain, in its :func:`~.elementwise.collapsed` form (what calls look up),
-    or ``(expr, input specs, axis, "sum" | "mean")`` of a reduction."""
-    chains = [chain if _reduction(chain) else collapsed(*chain) for chain in chains]
+    or ``(expr, input specs, axis, "sum" | "mean")`` of a reduction, or the
+    :class:`~.rnn.RnnSpec` of a recurrent network."""
+    chains = [chain if _reduction(chain) or isinstance(chain, RnnSpec) else collapsed(*chain)
+              for chain in chains]
     with _LOCK:
         wanted = []
         for chain in dict.fromkeys(c for c in chains if c not in _COMPILED):
-            why = reduce_unsupported(*chain[:3]) if _reduction(chain) else unsupported(*chain)
+            why = None if isinstance(chain, RnnSpec) else \
+                reduce_unsupported(*chain[:3]) if _reduction(chain) else unsupported(*chain)
             if why is None:
                 wanted.append(chain)
             else:
                 _COMPILED[chain] = None
-                _say_once(("unsupported", why), "fused chain not generated (%s): the "
+                say_once(("unsupported", why), "fused chain not generated (%s): the "
                           "provider below runs it", why)
         if wanted and not _load(wanted):
             for chain in wanted:  # TVM failed on one: find which
@@ -58,9 +63,16 @@ def compile_chains(chains) -> None:
                                 "runs it")
 
 
-def _reduction(chain: tuple) -> bool:
+def _reduction(chain) -> bool:
     """A reduction's ``(expr, specs, axis, reduce)``, not a chain's ``(expr, specs)``."""
-    return len(chain) == 4
+    return isinstance(chain, tuple) and len(chain) == 4
+
+
+def _prim_func(chain):
+    """The TensorIR function of a chain, a reduction or a recurrent network."""
+    if isinstance(chain, RnnSpec):
+        return tvm().script.from_source(rnn_source(chain))
+    return (reduce_prim_func if _reduction(chain) else prim_func)(*chain)["main"]
 
 
 def _load(chains: list) -> bool:
@@ -70,8 +82,7 @@ def _load(chains: list) -> bool:
     names = {f"chain{k}": chain for k, chain in enumerate(chains)}
     try:
         library = cache.load_or_build(chains, lambda: _build(
-            {name: (reduce_prim_func if _reduction(chain) else prim_func)(*chain)["main"]
-             for name, chain in names.items()}))
+            {name: _prim_func(chain) for name, chain in names.items()}))
     except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
         log.info("TVM failed on a module of %d chains (%s)", len(chains), error)
         return False
@@ -86,7 +97,8 @@ def _build(functions):
     return tvm().compile(module, target=target())
 
 
-def _function(*chain):
+def function(chain):
+    """The compiled function of ``chain`` (compiled now if new), or None: not generated."""
     fn = _COMPILED.get(chain, False)
     if fn is False:
         compile_chains([chain])
@@ -99,12 +111,14 @@ def forget() -> None:
     _COMPILED.clear()
     _CALLS.clear()
     _REDUCE_CALLS.clear()
+    from . import rnn_kernel
+    rnn_kernel.forget()
 
 
 _SAID: set = set()
 
 
-def _say_once(key, message, *args) -> None:
+def say_once(key, message, *args) -> None:
     if key not in _SAID:
         _SAID.add(key)
         log.info(message, *args)
@@ -137,7 +151,7 @@ def fused_elementwise(backend, *inputs, out=None, expr):
 def _call(expr, inputs):
     """``call(backend, inputs, out)`` for ``expr`` on inputs of these shapes and dtypes."""
     chain = collapsed(expr, tuple(_spec(a.shape, a.dtype) for a in inputs))
-    fn = _function(*chain)
+    fn = function(chain)
     if fn is None:
         def below(backend, inputs, out):
             return backend.below_kernel("fused_elementwise")(backend, *inputs, out=out,
@@ -189,7 +203,7 @@ def fused_reduce(backend, *inputs, out=None, expr, reduce, axis, keepdims):
 def _reduce_call(expr, inputs, reduce, axis, keepdims):
     """``call(backend, inputs, out)`` for this reduction on inputs of these shapes/dtypes."""
     specs = tuple(_spec(a.shape, a.dtype) for a in inputs)
-    fn = _function(expr, specs, axis, reduce)
+    fn = function((expr, specs, axis, reduce))
     if fn is None:
         def below(backend, inputs, out):  # the decomposition, on the providers below
             value = backend.below_kernel("fused_elementwise")(backend, *inputs, expr=expr) \

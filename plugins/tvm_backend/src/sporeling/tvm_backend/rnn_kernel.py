@@ -1,0 +1,66 @@
+"""The ``lstm`` and ``lstm_grad`` kernels of the ``tvm`` backend: one generated function
+per call shape (:mod:`.rnn`), compiled with the program's fused chains (or alone on its
+first call), or -- for what is not generated, or not faster generated -- the provider
+below (oneDNN's RNN primitives, or NumPy's loop)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .kernels import function, say_once
+from .rnn import rnn_scratch, rnn_shapes, rnn_spec, rnn_unsupported
+
+__all__ = ["lstm", "lstm_grad"]
+
+_CALLS: dict = {}  # (primitive, params, input shapes and dtypes) -> call
+
+
+def lstm(backend, *inputs, out=None, **params):
+    """``(y, h_n, c_n)`` of a stacked LSTM (NumPy's ``kernels/nn/rnn.py`` has the operands)."""
+    return _run("lstm", backend, inputs, out, params)
+
+
+def lstm_grad(backend, *inputs, out=None, **params):
+    """The LSTM's gradients, one per floating operand, by recomputation and
+    back-propagation through time."""
+    return _run("lstm_grad", backend, inputs, out, params)
+
+
+def _run(kind, backend, inputs, out, params):
+    key = (kind, tuple(params.items()), tuple([(x.shape, x.dtype) for x in inputs]))
+    call = _CALLS.get(key)
+    if call is None:
+        call = _CALLS[key] = _call(kind, inputs, params)
+    return call(backend, inputs, out)
+
+
+def _call(kind, inputs, params):
+    why = rnn_unsupported(kind, params, [(x.shape, x.dtype) for x in inputs])
+    fn = None
+    if why is None:
+        spec = rnn_spec(kind, [(x.shape, x.dtype) for x in inputs], params)
+        fn = function(spec)
+    else:
+        say_once(("rnn", why), "%s not generated (%s): the provider below runs it", kind, why)
+    if fn is None:
+        def below(backend, inputs, out):
+            return backend.below_kernel(kind)(backend, *inputs, out=out, **params)
+        return below
+    results, scratch = rnn_shapes(spec), rnn_scratch(spec)
+    dtype = np.dtype(spec.dtype)
+
+    def run(backend, inputs, out):
+        given = out if out is not None else (None,) * len(results)
+        buffers = [backend.allocate(shape, dtype) if o is None or not o.flags.c_contiguous
+                   else o for o, (_, shape) in zip(given, results)]
+        fn(*[x if x.flags.c_contiguous and x.flags.writeable else np.array(x, order="C")
+             for x in inputs], *buffers, *[np.empty(shape, dtype) for _, shape in scratch])
+        for o, b in zip(given, buffers):
+            if o is not None and o is not b:
+                np.copyto(o, b)
+        return tuple(o if o is not None else b for o, b in zip(given, buffers))
+    return run
+
+
+def forget() -> None:
+    """Drop every call made (tests)."""
+    _CALLS.clear()

@@ -56,6 +56,39 @@ def test_an_mlp_trains_as_on_numpy():
     np.testing.assert_allclose(_mlp_losses("tvm"), _mlp_losses("numpy"), rtol=2e-5)
 
 
+def _lstm_losses(backend, steps=3):
+    set_context(mode=sx.GRAPH_MODE, backend=backend)
+    sx.set_seed(0)
+    lstm, head = nn.LSTM(6, 8, num_layers=2, batch_first=True), nn.Dense(8, 3)
+
+    def loss_fn(x, y):
+        out, _ = lstm(x)
+        return nn.CrossEntropyLoss()(head(out[:, -1]), y)
+    params = lstm.trainable_params() + head.trainable_params()
+    opt = nn.SGD(params, 0.5, momentum=0.9)
+    grad_fn = sx.value_and_grad(loss_fn, None, params)
+
+    @sx.jit
+    def step(x, y):
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return loss
+    rng = np.random.default_rng(2)
+    x = sx.Tensor(rng.standard_normal((2, 7, 6)).astype(np.float32))
+    y = sx.Tensor(rng.integers(0, 3, 2).astype(np.int32))
+    losses = [float(step(x, y).asnumpy()) for _ in range(steps)]
+    counts = step.last_executable.graph.primitive_counts()
+    return losses, counts
+
+
+def test_an_lstm_trains_as_on_numpy():
+    """Its lstm and lstm_grad run as generated functions."""
+    got, counts = _lstm_losses("tvm")
+    want, _ = _lstm_losses("numpy")
+    assert counts["lstm"] == 1 and counts["lstm_grad"] == 1
+    np.testing.assert_allclose(got, want, rtol=2e-5)
+
+
 def test_jit_level_o2_selects_tvm_and_o1_does_not():
     x = sx.Tensor(np.linspace(-1, 1, 12).astype(np.float32))
     set_context(mode=sx.GRAPH_MODE)

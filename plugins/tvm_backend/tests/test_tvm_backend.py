@@ -273,6 +273,21 @@ y = np.linspace(-1, 1, np.prod(shape)).astype(np.float32).reshape(shape)
 for _ in range(3):
     got = kernels.fused_reduce(tvm, y, expr=square, reduce="sum", axis=axis, keepdims=False)
     np.testing.assert_allclose(got, (y.astype(np.float64) ** 2).sum(axis), rtol=1e-5)
+# and an LSTM's gradient (scratch buffers, lane slots: nothing from TVM's workspace)
+from sporeling.runtime import get_kernels
+from sporeling.tvm_backend import rnn_kernel
+rng = np.random.default_rng(0)
+ops = [rng.standard_normal(s).astype(np.float32) * 0.5 for s in
+       [(4, 1, 3), (20, 3), (20, 5), (20,), (20,)]]
+params = dict(num_layers=1, bidirectional=False, has_bias=True, has_state=False,
+              has_lengths=False)
+y = rng.standard_normal((4, 1, 5)).astype(np.float32)
+grad = dict(params, cts=(True, False, False))
+tvm.prepare_kernels([("lstm_grad", grad, [(a.shape, a.dtype) for a in ops + [y, y]])])
+want = get_kernels().lookup("numpy", "lstm_grad")(get_backend("numpy"), *ops, y, y, **grad)
+for _ in range(3):
+    for g, w in zip(rnn_kernel.lstm_grad(tvm, *ops, y, y, **grad), want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
 print("compiler" if "tvm" in sys.modules else "ffi only", "torch" in sys.modules)
 """
 

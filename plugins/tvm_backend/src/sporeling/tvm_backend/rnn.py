@@ -19,14 +19,22 @@ run the provider below (oneDNN's, or NumPy's).
 """
 from __future__ import annotations
 
+import functools
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from .vecmath import sigmoid, tanh
 
-__all__ = ["RnnSpec", "rnn_spec", "rnn_source", "rnn_shapes", "rnn_scratch", "rnn_unsupported"]
+__all__ = ["MAX_BATCH", "RnnSpec", "rnn_spec", "rnn_source", "rnn_shapes", "rnn_scratch", "rnn_unsupported"]
+
+
+MAX_BATCH = 8
+"""Larger batches run the provider below: its GEMMs (oneDNN's RNN primitives) outran the
+generated products from 16 samples on (32 steps, hidden 128: 1.0 against 1.4 ms forward),
+where at 8 the generated function is still 1.5x faster, at 1 about 4x."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,8 @@ def rnn_unsupported(kind: str, params: dict, specs) -> str | None:
         return f"dtype {np.dtype(dtype).name}"
     if 0 in tuple(x_shape):
         return "an empty input"
+    if x_shape[1] > MAX_BATCH:
+        return f"batch {x_shape[1]} > {MAX_BATCH}"
     return None
 
 
@@ -119,7 +129,11 @@ def rnn_scratch(spec: RnnSpec) -> list[tuple[str, tuple]]:
     # the layers' outputs (the next one's inputs): all of them for the gradient (it reads
     # every layer's input again), but the last (y) for the forward
     kept = spec.layers if grad else spec.layers - 1
-    scratch = [("seq", (max(kept, 1), t, n, dh)), ("wt_ih", (ld, wide, g)),
+    # the accumulators of :func:`_accumulate`: an argument, not a local buffer -- TVM
+    # allocates those from its workspace, whose allocator a module loaded from the disk
+    # cache through TVM's FFI alone lacks (a crash); LLVM keeps them in registers alike
+    acc = (_ROWS, _BLOCK_BYTES // np.dtype(spec.dtype).itemsize)
+    scratch = [("acc", acc), ("seq", (max(kept, 1), t, n, dh)), ("wt_ih", (ld, wide, g)),
                ("wt_hh", (ld, h, g)), ("xw", (t, n, g)), ("pre", (n, g)),
                ("hs", (n, h)), ("cs", (n, h))]
     if grad:  # what back-propagation reads of each step, and its own state
@@ -127,24 +141,44 @@ def rnn_scratch(spec: RnnSpec) -> list[tuple[str, tuple]]:
                     ("cprev", (ld, t, n, h)), ("tc", (ld, t, n, h)),
                     ("dgates", (t, n, g)), ("dh", (n, h)), ("dc", (n, h)),
                     ("dcur", (t, n, dh)), ("dnext", (t, n, wide))]
-    return scratch
+    return scratch + [("lanes", (max(_generate(spec)[1], 1), h))]  # see _Writer
 
 
 class _Writer:
-    """Lines of TVMScript at an indentation."""
+    """Lines of TVMScript at an indentation, and the values they name.
+
+    Inside a loop over lanes (:func:`_lanes`) a named float value is stored in scratch
+    ``lanes[slot, j]`` and read from there (LLVM forwards the store to the reads: no
+    memory traffic but the stores): bound with ``T.bind`` instead, TVM's code generator
+    followed the chains of bindings -- a tanh of a tanh compiled for a minute. Integer
+    values (indices) are bound: ``T.bind``, since a plain ``name = value`` makes TVMScript
+    allocate a variable from TVM's workspace, which a module loaded through TVM's FFI alone
+    cannot do."""
 
     def __init__(self):
         self.lines: list[str] = []
         self.depth = 1
-        self.names = 0
-
-    def fresh(self, prefix: str) -> str:
-        """A name not used before (TVMScript refuses a name bound twice in one scope)."""
-        self.names += 1
-        return f"{prefix}{self.names}"
+        self.slots: dict[str, int] = {}
+        self.lane: str | None = None  # the lane index inside a loop over lanes
+        self._pattern = None
 
     def __call__(self, line: str) -> None:
+        if self.lane is not None and self.slots:
+            if self._pattern is None:
+                self._pattern = re.compile(r"\b(" + "|".join(self.slots) + r")\b")
+            line = self._pattern.sub(lambda m: f"lanes[{self.slots[m.group(1)]}, {self.lane}]",
+                                     line)
         self.lines.append("    " * self.depth + line)
+
+    def let(self, name: str, value: str) -> None:
+        """``name`` stands for ``value`` in the lines that follow."""
+        if self.lane is None:
+            self(f"{name} = T.bind({value})")
+            return
+        if name not in self.slots:
+            self.slots[name] = len(self.slots)
+            self._pattern = None
+        self(f"lanes[{self.slots[name]}, {self.lane}] = {value}")
 
     def block(self, header: str):
         writer = self
@@ -159,22 +193,28 @@ class _Writer:
         return _Block()
 
 
-def rnn_source(spec: RnnSpec) -> str:
-    """The TVMScript of ``main(operands..., results..., scratch...)`` for ``spec``."""
-    buffers = _operands(spec) + rnn_shapes(spec) + rnn_scratch(spec)
+@functools.lru_cache(maxsize=64)
+def _generate(spec: RnnSpec) -> tuple[tuple[str, ...], int]:
+    """The function's body and how many lane slots it uses."""
     w = _Writer()
-    dt = spec.dtype
-    w.lines.append("@T.prim_func")
-    w.lines.append("def main(" + ", ".join(f"{name}_h: T.handle" for name, _ in buffers) + "):")
-    w('T.func_attr({"tirx.noalias": True})')
-    for name, shape in buffers:
-        # align=4: NumPy's arrays are not 64-byte aligned (TVM's default alignment lets
-        # LLVM emit aligned vector loads that fault on them)
-        w(f"{name} = T.match_buffer({name}_h, {shape}, {dt!r}, align=4, offset_factor=1)")
     _forward(w, spec)
     if spec.cts is not None:
         _backward(w, spec)
-    return "\n".join(w.lines) + "\n"
+    return tuple(w.lines), len(w.slots)
+
+
+def rnn_source(spec: RnnSpec) -> str:
+    """The TVMScript of ``main(operands..., results..., scratch...)`` for ``spec``."""
+    buffers = _operands(spec) + rnn_shapes(spec) + rnn_scratch(spec)
+    lines = ["@T.prim_func",
+             "def main(" + ", ".join(f"{name}_h: T.handle" for name, _ in buffers) + "):",
+             '    T.func_attr({"tirx.noalias": True})']
+    for name, shape in buffers:
+        # align=4: NumPy's arrays are not 64-byte aligned (TVM's default alignment lets
+        # LLVM emit aligned vector loads that fault on them)
+        lines.append(f"    {name} = T.match_buffer({name}_h, {shape}, {spec.dtype!r}, "
+                     "align=4, offset_factor=1)")
+    return "\n".join(lines + list(_generate(spec)[0])) + "\n"
 
 
 _BLOCK_BYTES = 256  # a row's block of accumulators: 4 AVX-512 or 8 AVX2 registers
@@ -187,7 +227,8 @@ def _accumulate(w: _Writer, dt: str, rows: list, cols: int, inner: list, out, te
     cols``: ``out(col) = init(col) + sum over the inner loops of term(col)`` (``init``
     None: 0). The accumulators of a block of rows and columns stay in vector registers
     over the whole inner loop, read and written once (an accumulator in memory, read and
-    written at every term, ran 2.6x slower); the rows' block shares each load of the
+    written at every term, ran 2.6x slower: scratch ``acc`` is noalias, LLVM promotes it);
+    the rows' block shares each load of the
     column operand (a matrix reread from L2 for every row made a 32 x 64 x 256 product
     L2-bound). The row variables are bound inside the blocks, so ``out``, ``term`` and
     ``init`` (strings of ``col``) may use them."""
@@ -201,18 +242,16 @@ def _accumulate(w: _Writer, dt: str, rows: list, cols: int, inner: list, out, te
             for base, size, header in col_segments:
                 with w.block(header) if header else _nothing():
                     col = f"{base} + ci"
-                    acc = w.fresh("acc")
-                    w(f'{acc} = T.alloc_buffer(({row_size}, {size}), "{dt}", scope="local")')
                     with _rows(w, rows, row_base, row_size):
                         with w.block(f"for ci in T.vectorized({size}):"):
-                            w(f"{acc}[ri, ci] = {init(col) if init else f'T.{dt}(0)'}")
+                            w(f"acc[ri, ci] = {init(col) if init else f'T.{dt}(0)'}")
                     with _loops(w, inner):
                         with _rows(w, rows, row_base, row_size):
                             with w.block(f"for ci in T.vectorized({size}):"):
-                                w(f"{acc}[ri, ci] = {acc}[ri, ci] + {term(col)}")
+                                w(f"acc[ri, ci] = acc[ri, ci] + {term(col)}")
                     with _rows(w, rows, row_base, row_size):
                         with w.block(f"for ci in T.vectorized({size}):"):
-                            w(f"{out(col)} = {acc}[ri, ci]")
+                            w(f"{out(col)} = acc[ri, ci]")
 
 
 def _segments(extent: int, size: int, var: str) -> list:
@@ -235,8 +274,8 @@ def _rows(w: _Writer, rows: list, base: str, size: int):
             inner = 1
             for var, extent in reversed(rows):
                 index = f"({base} + ri)" if inner == 1 else f"({base} + ri) // {inner}"
-                w(f"{var} = {index} % {extent}" if inner * extent < math.prod(
-                    n for _, n in rows) else f"{var} = {index}")
+                w.let(var, f"{index} % {extent}" if inner * extent < math.prod(
+                    n for _, n in rows) else index)
                 inner *= extent
 
         def __exit__(self, *exc):
@@ -306,26 +345,59 @@ def _forward(w: _Writer, spec: RnnSpec) -> None:
                             out=lambda col: f"pre[n, {col}]",
                             term=lambda col, k=k: f"hs[n, a] * wt_hh[{k}, a, {col}]",
                             init=lambda col, t=t: f"xw[{t}, n, {col}]")
-                with w.block(f"for n, j in T.grid({n_all}, {h}):"):
-                    sigmoid(w, "gi", "pre[n, j]", dt)
-                    sigmoid(w, "gf", f"pre[n, j + {h}]", dt)
-                    tanh(w, "gg", f"pre[n, j + {2 * h}]", dt)
-                    sigmoid(w, "go", f"pre[n, j + {3 * h}]", dt)
-                    w("c_new = gf * cs[n, j] + gi * gg")
-                    tanh(w, "tc_new", "c_new", dt)
-                    if grad:
-                        for q, v in enumerate(("gi", "gf", "gg", "go")):
-                            w(f"acts[{k}, {t}, n, j + {q * h}] = {v}")
-                        w(f"hprev[{k}, {t}, n, j] = hs[n, j]")
-                        w(f"cprev[{k}, {t}, n, j] = cs[n, j]")
-                        w(f"tc[{k}, {t}, n, j] = tc_new")
-                    w("cs[n, j] = c_new")
-                    w("hs[n, j] = go * tc_new")
-                    w(f"{_at(out, f'{t}, n, j + {d * h}')} = go * tc_new")
+                _lanes(w, n_all, h, lambda t=t, k=k, d=d: _cell(w, spec, k, d, t, out))
             if not grad:
                 with w.block(f"for n, j in T.grid({n_all}, {h}):"):
                     w(f"h_n[{k}, n, j] = hs[n, j]")
                     w(f"c_n[{k}, n, j] = cs[n, j]")
+
+
+def _lanes(w: _Writer, n_all: int, h: int, body) -> None:
+    """``body()`` for every sample ``n`` and unit ``j < h``; LLVM vectorises the ``j``
+    loop (TVM's own vectorisation of it turned the selects of :mod:`.vecmath` into
+    per-lane code: 8x slower)."""
+    with w.block(f"for n, j in T.grid({n_all}, {h}):"):
+        w.lane = "j"
+        body()
+        w.lane = None
+
+
+def _cell(w: _Writer, spec: RnnSpec, k: int, d: int, t: str, out: str) -> None:
+    """One LSTM cell's unit ``j`` of sample ``n`` at step ``t`` (its gates' pre-activations
+    in ``pre``): the new state, the output, and for the gradient what it reads again."""
+    h, dt = spec.hidden, spec.dtype
+    sigmoid(w.let, "gi", "pre[n, j]", dt)
+    sigmoid(w.let, "gf", f"pre[n, j + {h}]", dt)
+    tanh(w.let, "gg", f"pre[n, j + {2 * h}]", dt)
+    sigmoid(w.let, "go", f"pre[n, j + {3 * h}]", dt)
+    w.let("c_new", "gf * cs[n, j] + gi * gg")
+    tanh(w.let, "tc_new", "c_new", dt)
+    if spec.cts is not None:
+        for q, v in enumerate(("gi", "gf", "gg", "go")):
+            w(f"acts[{k}, {t}, n, j + {q * h}] = {v}")
+        w(f"hprev[{k}, {t}, n, j] = hs[n, j]")
+        w(f"cprev[{k}, {t}, n, j] = cs[n, j]")
+        w(f"tc[{k}, {t}, n, j] = tc_new")
+    w("cs[n, j] = c_new")
+    w("hs[n, j] = go * tc_new")
+    w(f"{_at(out, f'{t}, n, j + {d * h}')} = go * tc_new")
+
+
+def _cell_grad(w: _Writer, spec: RnnSpec, k: int, d: int, t: str, d_out) -> None:
+    """Back through one cell's unit ``j`` of sample ``n`` at step ``t``: its gates'
+    pre-activation cotangents into ``dgates``, the cell state's into ``dc`` (``dh`` holds
+    the output's from the later step)."""
+    h, one = spec.hidden, f"T.{spec.dtype}(1)"
+    w.let("dh_c", "dh[n, j]" + (f" + {d_out}[{t}, n, j + {d * h}]" if d_out else ""))
+    for q, v in enumerate(("gi", "gf", "gg", "go")):
+        w.let(v, f"acts[{k}, {t}, n, j + {q * h}]")
+    w.let("tcv", f"tc[{k}, {t}, n, j]")
+    w.let("dc_c", f"dc[n, j] + dh_c * go * ({one} - tcv * tcv)")
+    w(f"dgates[{t}, n, j] = dc_c * gg * gi * ({one} - gi)")
+    w(f"dgates[{t}, n, j + {h}] = dc_c * cprev[{k}, {t}, n, j] * gf * ({one} - gf)")
+    w(f"dgates[{t}, n, j + {2 * h}] = dc_c * gi * ({one} - gg * gg)")
+    w(f"dgates[{t}, n, j + {3 * h}] = dh_c * tcv * go * ({one} - go)")
+    w("dc[n, j] = dc_c * gf")
 
 
 def _backward(w: _Writer, spec: RnnSpec) -> None:
@@ -353,19 +425,7 @@ def _backward(w: _Writer, spec: RnnSpec) -> None:
                 w("dc[n, j] = " + (f"ct_c[{k}, n, j]" if has_ct["c"] else f"T.{dt}(0)"))
             with w.block(f"for s in range({t_all}):"):
                 t = "s" if d else f"{t_all - 1} - s"  # the forward's order, reversed
-                with w.block(f"for n, j in T.grid({n_all}, {h}):"):
-                    w("dh_c = dh[n, j]" + (f" + {d_out}[{t}, n, j + {d * h}]"
-                                           if d_out else ""))
-                    for q, v in enumerate(("gi", "gf", "gg", "go")):
-                        w(f"{v} = acts[{k}, {t}, n, j + {q * h}]")
-                    w(f"tcv = tc[{k}, {t}, n, j]")
-                    w(f"dc_c = dc[n, j] + dh_c * go * ({one} - tcv * tcv)")
-                    w(f"dgates[{t}, n, j] = dc_c * gg * gi * ({one} - gi)")
-                    w(f"dgates[{t}, n, j + {h}] = dc_c * cprev[{k}, {t}, n, j] * gf * "
-                      f"({one} - gf)")
-                    w(f"dgates[{t}, n, j + {2 * h}] = dc_c * gi * ({one} - gg * gg)")
-                    w(f"dgates[{t}, n, j + {3 * h}] = dh_c * tcv * go * ({one} - go)")
-                    w("dc[n, j] = dc_c * gf")
+                _lanes(w, n_all, h, lambda t=t, k=k, d=d: _cell_grad(w, spec, k, d, t, d_out))
                 _accumulate(w, dt, [("n", n_all)], h, [("j", g)],
                             out=lambda col: f"dh[n, {col}]",
                             term=lambda col, k=k, t=t: f"dgates[{t}, n, j] * w_hh{k}[j, {col}]")

@@ -9,17 +9,18 @@ bits (in two halves, so that ``n = 128`` -- the last finite values -- does not o
 at most 2 ulp from NumPy's ``exp`` over the whole float32 range, with its infinities,
 zeros below ``-103.97`` and NaN. ``tanh`` is its odd Taylor polynomial below 0.3 in
 magnitude (no cancellation near 0) and ``(1 - e) / (1 + e)``, ``e = exp(-2|x|)``, above.
-Float64 keeps the library's functions (exact, and a float64 LSTM is not where speed is
-asked for).
+Float64 keeps TVM's own ``exp`` and ``tanh`` (within 1e-15 of NumPy's; a float64 LSTM is
+not where speed is asked for).
 
-Each helper writes statements binding a name (its prefix) to the value, through
-``emit(line)``.
+Each helper binds a name (and names it prefixes) to the value through ``let(name,
+expression)``, which writes ``name = T.bind(expression)`` (a plain assignment makes
+TVMScript allocate a variable from TVM's workspace).
 """
 from __future__ import annotations
 
 __all__ = ["exp", "tanh", "sigmoid"]
 
-_EXP_HIGH = 88.72283935546875  # above: inf (float32's largest finite is exp(88.7228...))
+_EXP_HIGH = 89.0  # above: inf (float32's largest finite is exp(88.7228...))
 _EXP_LOW = -104.0  # below: 0 (exp(-103.97) is half float32's smallest denormal)
 _LN2_HIGH, _LN2_LOW = 0.693359375, -2.12194440e-4  # ln 2 = high + low, high exact in 9 bits
 
@@ -32,49 +33,52 @@ def _horner(r: str, coefficients: list[float], c) -> str:
     return text
 
 
-def exp(emit, name: str, x: str, dtype: str) -> None:
+def exp(let, name: str, x: str, dtype: str) -> None:
     """``name = exp(x)``."""
     if dtype != "float32":
-        emit(f"{name} = T.exp({x})")
+        let(name, f"T.exp({x})")
         return
 
     def c(v):
         return f"T.float32({v!r})"
-    emit(f"{name}_x = T.if_then_else({x} > {c(_EXP_HIGH)}, {c(_EXP_HIGH)}, "
-         f"T.if_then_else({x} < {c(_EXP_LOW)}, {c(_EXP_LOW)}, {x}))")
-    emit(f"{name}_n = T.floor({name}_x * {c(1.4426950408889634)} + {c(0.5)})")
-    emit(f"{name}_r = {name}_x - {name}_n * {c(_LN2_HIGH)} - {name}_n * {c(_LN2_LOW)}")
+    # the clamp keeps NaN (its comparisons are false); 89 overflows to inf below
+    let(f"{name}_x", f"T.Select({x} > {c(_EXP_HIGH)}, {c(_EXP_HIGH)}, "
+        f"T.Select({x} < {c(_EXP_LOW)}, {c(_EXP_LOW)}, {x}))")
+    let(f"{name}_n", f"T.floor({name}_x * {c(1.4426950408889634)} + {c(0.5)})")
+    let(f"{name}_r", f"{name}_x - {name}_n * {c(_LN2_HIGH)} - {name}_n * {c(_LN2_LOW)}")
     taylor = [1.0, 1.0, 0.5, 1 / 6, 1 / 24, 1 / 120, 1 / 720, 1 / 5040]  # |r| <= 0.347
-    emit(f"{name}_q = {_horner(name + '_r', taylor, c)}")
-    emit(f"{name}_i = T.Cast('int32', {name}_n)")
-    emit(f"{name}_h = T.shift_right({name}_i, 1)")
-    emit(f"{name}_s = T.reinterpret('float32', T.shift_left({name}_h + 127, 23)) * "
-         f"T.reinterpret('float32', T.shift_left({name}_i - {name}_h + 127, 23))")
-    # NaN passes the clamps (its comparisons are false) but not the integer conversion
-    emit(f"{name} = T.if_then_else({x} > {c(_EXP_HIGH)}, T.float32('inf'), "
-         f"T.if_then_else({x} != {x}, {x}, {name}_q * {name}_s))")
+    # q 2^h 2^(n-h), h = n // 2, multiplied in that order: finite wherever exp(x) is,
+    # inf above; NaN does not survive the integer conversion, so it is put back. (The
+    # integers are written out, not bound: TVM's analyser follows an integer binding into
+    # the float expressions below it, and a tanh of a tanh then compiled for a minute.)
+    n = f"T.Cast('int32', {name}_n)"
+    half = f"T.shift_right({n}, 1)"
+    let(name, f"T.Select({x} != {x}, {x}, ({_horner(name + '_r', taylor, c)}) * "
+        f"T.reinterpret('float32', T.shift_left({half} + 127, 23)) * "
+        f"T.reinterpret('float32', T.shift_left({n} - {half} + 127, 23)))")
 
 
-def tanh(emit, name: str, x: str, dtype: str) -> None:
+def tanh(let, name: str, x: str, dtype: str) -> None:
     """``name = tanh(x)``."""
     if dtype != "float32":
-        emit(f"{name} = T.tanh({x})")
+        let(name, f"T.tanh({x})")
         return
 
     def c(v):
         return f"T.float32({v!r})"
-    emit(f"{name}_a = T.if_then_else({x} < {c(0.0)}, -{x}, {x})")
-    exp(emit, f"{name}_e", f"{c(-2.0)} * {name}_a", dtype)
-    emit(f"{name}_b = ({c(1.0)} - {name}_e) / ({c(1.0)} + {name}_e)")
+    let(f"{name}_a", f"T.fabs({x})")
+    exp(let, f"{name}_e", f"{c(-2.0)} * {name}_a", dtype)
     # odd Taylor series to x^13: below 0.3 its first omitted term is under 2e-10
     odd = [1.0, -1 / 3, 2 / 15, -17 / 315, 62 / 2835, -1382 / 155925, 21844 / 6081075]
-    emit(f"{name}_s = {x} * {x}")
-    emit(f"{name}_p = {x} * ({_horner(name + '_s', odd, c)})")
-    emit(f"{name} = T.if_then_else({name}_a < {c(0.3)}, {name}_p, "
-         f"T.if_then_else({x} < {c(0.0)}, -{name}_b, {name}_b))")
+    let(f"{name}_s", f"{name}_a * {name}_a")
+    # tanh(|x|) with x's sign: few selects (LLVM's analyses of nested selects took
+    # minutes on a tanh of a tanh)
+    let(name, f"T.copysign(T.Select({name}_a < {c(0.3)}, {name}_a * "
+        f"({_horner(name + '_s', odd, c)}), ({c(1.0)} - {name}_e) / ({c(1.0)} + {name}_e)), "
+        f"{x})")
 
 
-def sigmoid(emit, name: str, x: str, dtype: str) -> None:
+def sigmoid(let, name: str, x: str, dtype: str) -> None:
     """``name = 1 / (1 + exp(-x))`` (0 where ``exp(-x)`` overflows)."""
-    exp(emit, f"{name}_e", f"-({x})", dtype)
-    emit(f"{name} = T.{dtype}(1) / (T.{dtype}(1) + {name}_e)")
+    exp(let, f"{name}_e", f"-({x})", dtype)
+    let(name, f"T.{dtype}(1) / (T.{dtype}(1) + {name}_e)")

@@ -1,11 +1,11 @@
-"""The ``tvm`` backend: TVM's generated loops for fused elementwise chains, on top of the
-CPU stack below it (oneDNN's kernels where that plugin is installed, NumPy's for the rest).
+"""The ``tvm`` backend: TVM's generated loops for fused elementwise chains, their sums and
+LSTMs, on top of the CPU stack below it (oneDNN's kernels where that plugin is installed,
+NumPy's for the rest).
 
 It serves device target ``CPU`` at ``jit_level="O2"`` (the default: it is ``native``) and
 when chosen by name -- ``set_context(backend="tvm")``, ``sporeling train --backend tvm``.
-PyNative runs no fused
-chains, so there it runs exactly the kernels of the backend below; ``sporeling kernels
---backend tvm`` lists who serves what.
+PyNative runs no fused chains, so there it runs the kernels of the backend below but for
+the generated LSTMs; ``sporeling kernels --backend tvm`` lists who serves what.
 """
 from __future__ import annotations
 

@@ -41,7 +41,8 @@ def _compiler() -> bool:
 
 
 def load_or_build(chains, build):
-    """The module for ``chains``: from the disk cache, or ``build()`` (then cached)."""
+    """The module for ``chains`` (what keys it: whatever determines its code): from the
+    disk cache, or ``build()`` (then cached)."""
     path = os.path.join(cache_dir(), _key(chains) + ".so")
     if os.path.exists(path):
         try:

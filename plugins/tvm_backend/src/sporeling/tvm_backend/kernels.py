@@ -81,7 +81,10 @@ def _load(chains: list) -> bool:
     _COMPILED; whether that worked."""
     names = {f"chain{k}": chain for k, chain in enumerate(chains)}
     try:
-        library = cache.load_or_build(chains, lambda: _build(
+        # an LSTM is keyed by its generated source: its spec alone would find a module
+        # an earlier version of the generator wrote
+        key = [rnn_source(c) if isinstance(c, RnnSpec) else c for c in chains]
+        library = cache.load_or_build(key, lambda: _build(
             {name: _prim_func(chain) for name, chain in names.items()}))
     except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
         log.info("TVM failed on a module of %d chains (%s)", len(chains), error)

@@ -1,4 +1,4 @@
-"""The generated ``lstm`` / ``lstm_grad`` against NumPy's kernels: layers, directions,
+"""The generated ``lstm`` / ``gru`` and their gradients against NumPy's kernels: layers, directions,
 biases, initial states, odd sizes (partial register blocks), float64, cotangent subsets,
 NaN; what runs on the provider below; and no allocation from TVM's workspace (a module
 loaded from the disk cache through TVM's FFI alone has no allocator for it)."""
@@ -13,22 +13,26 @@ from sporeling.tvm_backend.rnn import MAX_BATCH, RnnSpec, rnn_source
 from sporeling.tvm_backend.target import target, tvm
 
 TVM, NUMPY = get_backend("tvm"), get_backend("numpy")
-_REFERENCE = {name: get_kernels().lookup("numpy", name) for name in ("lstm", "lstm_grad")}
+_KINDS = ("lstm", "gru", "lstm_grad", "gru_grad")
+_REFERENCE = {name: get_kernels().lookup("numpy", name) for name in _KINDS}
+_GENERATED = {name: getattr(rnn_kernel, name) for name in _KINDS}
 
 
-def _operands(steps, batch, size, hidden, layers, dirs, has_bias, has_state, dtype, seed=0):
+def _operands(steps, batch, size, hidden, layers, dirs, has_bias, has_state, dtype, seed=0,
+              kind="lstm"):
     rng = np.random.default_rng(seed)
     bound = 1 / np.sqrt(hidden)
+    gates = (4 if kind == "lstm" else 3) * hidden
     ops = [rng.standard_normal((steps, batch, size)).astype(dtype)]
     if has_state:
         ops += [rng.standard_normal((layers * dirs, batch, hidden)).astype(dtype) * 0.5
-                for _ in range(2)]
+                for _ in range(2 if kind == "lstm" else 1)]
     for layer in range(layers):
         width = size if layer == 0 else dirs * hidden
         for _ in range(dirs):
             ops += [rng.uniform(-bound, bound, shape).astype(dtype) for shape in
-                    [(4 * hidden, width), (4 * hidden, hidden)]
-                    + ([(4 * hidden,), (4 * hidden,)] if has_bias else [])]
+                    [(gates, width), (gates, hidden)]
+                    + ([(gates,), (gates,)] if has_bias else [])]
     params = dict(num_layers=layers, bidirectional=dirs == 2, has_bias=has_bias,
                   has_state=has_state, has_lengths=False)
     return ops, params
@@ -42,29 +46,35 @@ _CASES = [  # steps, batch, size, hidden, layers, dirs, bias, state, dtype
 ]
 
 
+@pytest.mark.parametrize("kind", ["lstm", "gru"])
 @pytest.mark.parametrize("case", _CASES, ids=lambda c: "-".join(map(str, c)))
-def test_the_forward_equals_numpys(case):
-    ops, params = _operands(*case)
-    got = rnn_kernel.lstm(TVM, *ops, **params)
-    want = _REFERENCE["lstm"](NUMPY, *ops, **params)
+def test_the_forward_equals_numpys(case, kind):
+    ops, params = _operands(*case, kind=kind)
+    got = _GENERATED[kind](TVM, *ops, **params)
+    want = _REFERENCE[kind](NUMPY, *ops, **params)
+    assert len(got) == len(want)
     tol = 1e-12 if case[-1] == "float64" else 2e-6
     for g, w in zip(got, want):
         assert g.dtype == w.dtype and g.shape == w.shape
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("kind", ["lstm", "gru"])
 @pytest.mark.parametrize("case, cts", [(case, (True, True, True)) for case in _CASES] + [
     (_CASES[2], (True, False, False)), (_CASES[2], (False, False, True))],
     ids=lambda c: "-".join(map(str, c)))
-def test_the_gradients_equal_numpys(case, cts):
-    ops, params = _operands(*case)
-    y, h_n, c_n = _REFERENCE["lstm"](NUMPY, *ops, **params)
+def test_the_gradients_equal_numpys(case, cts, kind):
+    ops, params = _operands(*case, kind=kind)
+    results = _REFERENCE[kind](NUMPY, *ops, **params)
+    cts = cts[:len(results)]
+    if not any(cts):
+        cts = (False, True)
     rng = np.random.default_rng(5)
     cotangents = [rng.standard_normal(r.shape).astype(r.dtype)
-                  for r, present in zip((y, h_n, c_n), cts) if present]
+                  for r, present in zip(results, cts) if present]
     params = dict(params, cts=cts)
-    got = rnn_kernel.lstm_grad(TVM, *ops, y, *cotangents, **params)
-    want = _REFERENCE["lstm_grad"](NUMPY, *ops, y, *cotangents, **params)
+    got = _GENERATED[kind + "_grad"](TVM, *ops, results[0], *cotangents, **params)
+    want = _REFERENCE[kind + "_grad"](NUMPY, *ops, results[0], *cotangents, **params)
     assert len(got) == len(want)
     tol = 1e-11 if case[-1] == "float64" else 1e-5
     for g, w in zip(got, want):

@@ -1,11 +1,11 @@
-"""The ``tvm`` backend: TVM's generated loops for fused elementwise chains, their sums and
-LSTMs, on top of the CPU stack below it (oneDNN's kernels where that plugin is installed,
+"""The ``tvm`` backend: TVM's generated loops for fused elementwise chains, their sums,
+LSTMs and GRUs, on top of the CPU stack below it (oneDNN's kernels where that plugin is installed,
 NumPy's for the rest).
 
 It serves device target ``CPU`` at ``jit_level="O2"`` (the default: it is ``native``) and
 when chosen by name -- ``set_context(backend="tvm")``, ``sporeling train --backend tvm``.
 PyNative runs no fused chains, so there it runs the kernels of the backend below but for
-the generated LSTMs; ``sporeling kernels --backend tvm`` lists who serves what.
+the generated RNNs; ``sporeling kernels --backend tvm`` lists who serves what.
 """
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ import numpy as np
 from sporeling.runtime import StackedBackend, get_backends
 
 __all__ = ["TvmBackend"]
+
+_RNN = ("lstm", "lstm_grad", "gru", "gru_grad")
 
 
 class TvmBackend(StackedBackend):
@@ -34,7 +36,7 @@ class TvmBackend(StackedBackend):
         return primitive in EXPRESSIONS
 
     def prepare_kernels(self, calls) -> None:
-        """Compile, in one module, the fused chains, reductions and LSTMs of a program
+        """Compile, in one module, the fused chains, reductions and RNNs of a program
         about to run: ``calls`` are ``(primitive, params, input (shape, dtype) pairs)``,
         one per instruction."""
         from .kernels import compile_chains
@@ -46,7 +48,7 @@ class TvmBackend(StackedBackend):
                 chains.append((params["expr"], specs))
             elif name == "fused_reduce":
                 chains.append((params["expr"], specs, params["axis"], params["reduce"]))
-            elif name in ("lstm", "lstm_grad") and rnn_unsupported(name, params, specs) is None:
+            elif name in _RNN and rnn_unsupported(name, params, specs) is None:
                 chains.append(rnn_spec(name, specs, params))
         if chains:
             compile_chains(chains)

@@ -41,7 +41,7 @@ def compile_chains(chains) -> None:
     disk cache when a previous process compiled the same set): ``(expr, input specs)`` of
     an elementwise chain, in its :func:`~.elementwise.collapsed` form (what calls look up),
     or ``(expr, input specs, axis, "sum" | "mean")`` of a reduction, or the
-    :class:`~.rnn.RnnSpec` of a recurrent network."""
+    :class:`~.rnn.RnnSpec` of a recurrent network (LSTM or GRU)."""
     chains = [chain if _reduction(chain) or isinstance(chain, RnnSpec) else collapsed(*chain)
               for chain in chains]
     with _LOCK:
@@ -81,7 +81,7 @@ def _load(chains: list) -> bool:
     _COMPILED; whether that worked."""
     names = {f"chain{k}": chain for k, chain in enumerate(chains)}
     try:
-        # an LSTM is keyed by its generated source: its spec alone would find a module
+        # an RNN is keyed by its generated source: its spec alone would find a module
         # an earlier version of the generator wrote
         key = [rnn_source(c) if isinstance(c, RnnSpec) else c for c in chains]
         library = cache.load_or_build(key, lambda: _build(

@@ -8,7 +8,7 @@ from sporeling.runtime import KernelMemory
 
 from .backend import TvmBackend
 from .kernels import fused_elementwise, fused_reduce
-from .rnn_kernel import lstm, lstm_grad
+from .rnn_kernel import gru, gru_grad, lstm, lstm_grad
 
 
 @impl
@@ -35,7 +35,8 @@ def sporeling_add_kernels(kernels) -> None:
     # writes its (reduced) result into out=, reading no buffer of that shape
     kernels.add_kernel(TvmBackend.name, "fused_reduce", fused_reduce,
                        memory=KernelMemory.writes_out())
-    for primitive, fn in (("lstm", lstm), ("lstm_grad", lstm_grad)):
+    for primitive, fn in (("lstm", lstm), ("lstm_grad", lstm_grad), ("gru", gru),
+                          ("gru_grad", gru_grad)):
         kernels.add_kernel(TvmBackend.name, primitive, fn, memory=KernelMemory.FRESH)
 
 

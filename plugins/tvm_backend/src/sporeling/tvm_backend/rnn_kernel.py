@@ -1,4 +1,4 @@
-"""The ``lstm`` and ``lstm_grad`` kernels of the ``tvm`` backend: one generated function
+"""The ``lstm``, ``gru``, ``lstm_grad`` and ``gru_grad`` kernels of the ``tvm`` backend: one generated function
 per call shape (:mod:`.rnn`), compiled with the program's fused chains (or alone on its
 first call), or -- for what is not generated, or not faster generated -- the provider
 below (oneDNN's RNN primitives, or NumPy's loop)."""
@@ -9,7 +9,7 @@ import numpy as np
 from .kernels import function, say_once
 from .rnn import rnn_scratch, rnn_shapes, rnn_spec, rnn_unsupported
 
-__all__ = ["lstm", "lstm_grad"]
+__all__ = ["lstm", "lstm_grad", "gru", "gru_grad"]
 
 _CALLS: dict = {}  # (primitive, params, input shapes and dtypes) -> call
 
@@ -23,6 +23,16 @@ def lstm_grad(backend, *inputs, out=None, **params):
     """The LSTM's gradients, one per floating operand, by recomputation and
     back-propagation through time."""
     return _run("lstm_grad", backend, inputs, out, params)
+
+
+def gru(backend, *inputs, out=None, **params):
+    """``(y, h_n)`` of a stacked GRU."""
+    return _run("gru", backend, inputs, out, params)
+
+
+def gru_grad(backend, *inputs, out=None, **params):
+    """The GRU's gradients, one per floating operand."""
+    return _run("gru_grad", backend, inputs, out, params)
 
 
 def _run(kind, backend, inputs, out, params):

@@ -1,0 +1,184 @@
+"""Writing TensorIR as TVMScript text: the lines and named values of a function
+(:class:`Writer`), and the loop shapes a generated recurrent network is made of --
+products with their accumulators in vector registers (:func:`accumulate`), loops over
+vector lanes (:func:`lanes`), blocked transposes.
+
+Two things TVM does that generated text avoids: a buffer allocated inside a function
+comes from TVM's workspace, whose allocator a module loaded from the disk cache through
+TVM's FFI alone lacks (a crash: every buffer here is an argument); and values bound in
+chains with ``T.bind`` made TVM's code generator run for a minute (a tanh of a tanh:
+named float values live in lane slots instead).
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+__all__ = ["Writer", "accumulate", "accumulator_shape", "lanes", "transpose", "at"]
+
+
+class Writer:
+    """Lines of TVMScript at an indentation, and the values they name.
+
+    Inside a loop over lanes (:func:`lanes`) a named float value is stored in scratch
+    ``lanes[slot, j]`` and read from there (LLVM forwards the store to the reads: no
+    memory traffic but the stores): bound with ``T.bind`` instead, TVM's code generator
+    followed the chains of bindings -- a tanh of a tanh compiled for a minute. Integer
+    values (indices) are bound: ``T.bind``, since a plain ``name = value`` makes TVMScript
+    allocate a variable from TVM's workspace, which a module loaded through TVM's FFI alone
+    cannot do."""
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self.depth = 1
+        self.slots: dict[str, int] = {}
+        self.lane: str | None = None  # the lane index inside a loop over lanes
+        self._pattern = None
+
+    def __call__(self, line: str) -> None:
+        if self.lane is not None and self.slots:
+            if self._pattern is None:
+                self._pattern = re.compile(r"\b(" + "|".join(self.slots) + r")\b")
+            line = self._pattern.sub(lambda m: f"lanes[{self.slots[m.group(1)]}, {self.lane}]",
+                                     line)
+        self.lines.append("    " * self.depth + line)
+
+    def let(self, name: str, value: str) -> None:
+        """``name`` stands for ``value`` in the lines that follow."""
+        if self.lane is None:
+            self(f"{name} = T.bind({value})")
+            return
+        if name not in self.slots:
+            self.slots[name] = len(self.slots)
+            self._pattern = None
+        self(f"lanes[{self.slots[name]}, {self.lane}] = {value}")
+
+    def block(self, header: str):
+        writer = self
+
+        class _Block:
+            def __enter__(self):
+                writer(header)
+                writer.depth += 1
+
+            def __exit__(self, *exc):
+                writer.depth -= 1
+        return _Block()
+
+
+_BLOCK_BYTES = 256  # a row's block of accumulators: 4 AVX-512 or 8 AVX2 registers
+_ROWS = 4  # rows accumulated together: each weight vector loaded once for all of them
+
+
+def accumulator_shape(dtype: str) -> tuple[int, int]:
+    """The scratch argument ``acc`` that :func:`accumulate` keeps its sums in (noalias:
+    LLVM holds it in registers)."""
+    return _ROWS, _BLOCK_BYTES // np.dtype(dtype).itemsize
+
+
+def accumulate(w: Writer, dt: str, rows: list, cols: int, inner: list, out, term,
+                init=None) -> None:
+    """For every index of the ``rows`` loops ``[(var, extent)]`` and column ``col <
+    cols``: ``out(col) = init(col) + sum over the inner loops of term(col)`` (``init``
+    None: 0). The accumulators of a block of rows and columns stay in vector registers
+    over the whole inner loop, read and written once (an accumulator in memory, read and
+    written at every term, ran 2.6x slower: scratch ``acc`` is noalias, LLVM promotes it);
+    the rows' block shares each load of the
+    column operand (a matrix reread from L2 for every row made a 32 x 64 x 256 product
+    L2-bound). The row variables are bound inside the blocks, so ``out``, ``term`` and
+    ``init`` (strings of ``col``) may use them."""
+    width = _BLOCK_BYTES // np.dtype(dt).itemsize
+    total = math.prod(n for _, n in rows)
+    block = min(_ROWS, total)
+    row_segments = _segments(total, block, "rb")
+    col_segments = _segments(cols, width, "cb")
+    for row_base, row_size, row_header in row_segments:
+        with w.block(row_header) if row_header else _nothing():
+            for base, size, header in col_segments:
+                with w.block(header) if header else _nothing():
+                    col = f"{base} + ci"
+                    with _rows(w, rows, row_base, row_size):
+                        with w.block(f"for ci in T.vectorized({size}):"):
+                            w(f"acc[ri, ci] = {init(col) if init else f'T.{dt}(0)'}")
+                    with _loops(w, inner):
+                        with _rows(w, rows, row_base, row_size):
+                            with w.block(f"for ci in T.vectorized({size}):"):
+                                w(f"acc[ri, ci] = acc[ri, ci] + {term(col)}")
+                    with _rows(w, rows, row_base, row_size):
+                        with w.block(f"for ci in T.vectorized({size}):"):
+                            w(f"{out(col)} = acc[ri, ci]")
+
+
+def _segments(extent: int, size: int, var: str) -> list:
+    """``(base, size, loop header or None)``: blocks of ``size`` over ``extent`` (a loop
+    over the full ones, then the remainder)."""
+    full, tail = divmod(extent, size)
+    if full == 1 and not tail:
+        return [("0", size, None)]
+    return ([(f"{var} * {size}", size, f"for {var} in range({full}):")] if full else []) \
+        + ([(str(full * size), tail, None)] if tail else [])
+
+
+def _rows(w: Writer, rows: list, base: str, size: int):
+    """``for ri`` over a block of rows (unrolled), the row variables bound inside."""
+    block = w.block(f"for ri in T.unroll({size}):")
+
+    class _Bound:
+        def __enter__(self):
+            block.__enter__()
+            inner = 1
+            for var, extent in reversed(rows):
+                index = f"({base} + ri)" if inner == 1 else f"({base} + ri) // {inner}"
+                w.let(var, f"{index} % {extent}" if inner * extent < math.prod(
+                    n for _, n in rows) else index)
+                inner *= extent
+
+        def __exit__(self, *exc):
+            block.__exit__(*exc)
+    return _Bound()
+
+
+class _nothing:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return None
+
+
+def _loops(w: Writer, loops: list):
+    """Nested loops ``[(var, extent)]`` (none: no loop)."""
+    if not loops:
+        return _nothing()
+    names = ", ".join(v for v, _ in loops)
+    extents = ", ".join(str(n) for _, n in loops)
+    return w.block(f"for {names} in T.grid({extents}):" if len(loops) > 1
+                   else f"for {names} in range({extents}):")
+
+
+def transpose(w: Writer, dst: str, src: str, rows: int, cols: int) -> None:
+    """``dst[a, j] = src[j, a]`` for ``src`` (cols, rows), by blocks of 8 ``a`` (3x faster
+    than one ``a`` at a time)."""
+    if rows % 8:
+        with w.block(f"for a, j in T.grid({rows}, {cols}):"):
+            w(f"{at(dst, 'a, j')} = {src}[j, a]")
+        return
+    with w.block(f"for ao, j, ai in T.grid({rows // 8}, {cols}, 8):"):
+        w(f"{at(dst, 'ao * 8 + ai, j')} = {src}[j, ao * 8 + ai]")
+
+
+def at(buffer: str, index: str) -> str:
+    """``buffer[index]``, where ``buffer`` may be ``"seq[l, "`` (a layer of a 4-d one)."""
+    return f"{buffer}{index}]" if buffer.endswith(", ") else f"{buffer}[{index}]"
+
+
+def lanes(w: Writer, n_all: int, h: int, body) -> None:
+    """``body()`` for every sample ``n`` and unit ``j < h``; LLVM vectorises the ``j``
+    loop (TVM's own vectorisation of it turned the selects of :mod:`.vecmath` into
+    per-lane code: 8x slower)."""
+    with w.block(f"for n, j in T.grid({n_all}, {h}):"):
+        w.lane = "j"
+        body()
+        w.lane = None

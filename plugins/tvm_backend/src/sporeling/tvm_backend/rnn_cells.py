@@ -16,7 +16,7 @@ from __future__ import annotations
 from .tir_text import Writer, at
 from .vecmath import sigmoid, tanh
 
-__all__ = ["lstm_cell", "lstm_cell_grad", "gru_cell", "gru_cell_grad"]
+__all__ = ["lstm_cell", "lstm_cell_grad", "gru_cell", "gru_cell_grad", "offset"]
 
 
 def lstm_cell(w: Writer, h: int, dt: str, grad: bool, k: int, t: str, out: str) -> None:

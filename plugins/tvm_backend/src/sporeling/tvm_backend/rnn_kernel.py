@@ -1,7 +1,7 @@
-"""The ``lstm``, ``gru``, ``lstm_grad`` and ``gru_grad`` kernels of the ``tvm`` backend: one generated function
-per call shape (:mod:`.rnn`), compiled with the program's fused chains (or alone on its
-first call), or -- for what is not generated, or not faster generated -- the provider
-below (oneDNN's RNN primitives, or NumPy's loop)."""
+"""The ``lstm``, ``gru``, ``lstm_grad`` and ``gru_grad`` kernels of the ``tvm`` backend:
+one generated function per call shape (:mod:`.rnn`), compiled with the program's fused
+chains (or alone on its first call), or -- for what is not generated, or not faster
+generated -- the provider below (oneDNN's RNN primitives, or NumPy's loop)."""
 from __future__ import annotations
 
 import numpy as np

@@ -11,6 +11,7 @@ named float values live in lane slots instead).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 
@@ -55,17 +56,15 @@ class Writer:
             self._pattern = None
         self(f"lanes[{self.slots[name]}, {self.lane}] = {value}")
 
+    @contextlib.contextmanager
     def block(self, header: str):
-        writer = self
-
-        class _Block:
-            def __enter__(self):
-                writer(header)
-                writer.depth += 1
-
-            def __exit__(self, *exc):
-                writer.depth -= 1
-        return _Block()
+        """``header`` (a loop), the lines written inside indented under it."""
+        self(header)
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
 
 
 _BLOCK_BYTES = 256  # a row's block of accumulators: 4 AVX-512 or 8 AVX2 registers
@@ -79,25 +78,24 @@ def accumulator_shape(dtype: str) -> tuple[int, int]:
 
 
 def accumulate(w: Writer, dt: str, rows: list, cols: int, inner: list, out, term,
-                init=None) -> None:
+               init=None) -> None:
     """For every index of the ``rows`` loops ``[(var, extent)]`` and column ``col <
     cols``: ``out(col) = init(col) + sum over the inner loops of term(col)`` (``init``
     None: 0). The accumulators of a block of rows and columns stay in vector registers
     over the whole inner loop, read and written once (an accumulator in memory, read and
     written at every term, ran 2.6x slower: scratch ``acc`` is noalias, LLVM promotes it);
-    the rows' block shares each load of the
-    column operand (a matrix reread from L2 for every row made a 32 x 64 x 256 product
-    L2-bound). The row variables are bound inside the blocks, so ``out``, ``term`` and
-    ``init`` (strings of ``col``) may use them."""
-    width = _BLOCK_BYTES // np.dtype(dt).itemsize
+    the rows' block shares each load of the column operand (a matrix reread from L2 for
+    every row made a 32 x 64 x 256 product L2-bound). The row variables are bound inside
+    the blocks, so ``out``, ``term`` and ``init`` (strings of ``col``) may use them."""
+    _, width = accumulator_shape(dt)
     total = math.prod(n for _, n in rows)
     block = min(_ROWS, total)
     row_segments = _segments(total, block, "rb")
     col_segments = _segments(cols, width, "cb")
     for row_base, row_size, row_header in row_segments:
-        with w.block(row_header) if row_header else _nothing():
+        with w.block(row_header) if row_header else contextlib.nullcontext():
             for base, size, header in col_segments:
-                with w.block(header) if header else _nothing():
+                with w.block(header) if header else contextlib.nullcontext():
                     col = f"{base} + ci"
                     with _rows(w, rows, row_base, row_size):
                         with w.block(f"for ci in T.vectorized({size}):"):
@@ -121,37 +119,23 @@ def _segments(extent: int, size: int, var: str) -> list:
         + ([(str(full * size), tail, None)] if tail else [])
 
 
+@contextlib.contextmanager
 def _rows(w: Writer, rows: list, base: str, size: int):
     """``for ri`` over a block of rows (unrolled), the row variables bound inside."""
-    block = w.block(f"for ri in T.unroll({size}):")
-
-    class _Bound:
-        def __enter__(self):
-            block.__enter__()
-            inner = 1
-            for var, extent in reversed(rows):
-                index = f"({base} + ri)" if inner == 1 else f"({base} + ri) // {inner}"
-                w.let(var, f"{index} % {extent}" if inner * extent < math.prod(
-                    n for _, n in rows) else index)
-                inner *= extent
-
-        def __exit__(self, *exc):
-            block.__exit__(*exc)
-    return _Bound()
-
-
-class _nothing:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return None
+    total = math.prod(n for _, n in rows)
+    with w.block(f"for ri in T.unroll({size}):"):
+        inner = 1
+        for var, extent in reversed(rows):
+            index = f"({base} + ri)" if inner == 1 else f"({base} + ri) // {inner}"
+            w.let(var, f"{index} % {extent}" if inner * extent < total else index)
+            inner *= extent
+        yield
 
 
 def _loops(w: Writer, loops: list):
     """Nested loops ``[(var, extent)]`` (none: no loop)."""
     if not loops:
-        return _nothing()
+        return contextlib.nullcontext()
     names = ", ".join(v for v, _ in loops)
     extents = ", ".join(str(n) for _, n in loops)
     return w.block(f"for {names} in T.grid({extents}):" if len(loops) > 1

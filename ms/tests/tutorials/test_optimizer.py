@@ -202,8 +202,6 @@ def test_dynamic_weight_decay(mode):
           rtol=1e-4, atol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason="the facade has no mindspore.experimental.optim "
-                   "(param_groups, lr_scheduler); mint.optim has Adam/AdamW/SGD")
 def test_experimental_optim():
     check("test_optimizer", "experimental_program", experimental_program(), rtol=1e-4,
           atol=1e-6)

@@ -178,10 +178,6 @@ def test_mixed_precision(mode):
           mode, rtol=1e-2, atol=2e-3)
 
 
-@pytest.mark.xfail(strict=True, reason="the optimizer's Parameter writes inside a "
-                   "tensor-dependent `if` (the tutorial's `if is_finite: optimizer(grads)`) "
-                   "escape the traced branch in the facade; 2.10 compiles them (the scaler's "
-                   "own `adjust(is_finite)` compiles: its scale lives in Parameters)")
 @pytest.mark.parametrize("mode", MODES)
 def test_loss_scaler(mode):
     check("test_mixed_precision", "loss_scaler_program", loss_scaler_program(mode), mode,

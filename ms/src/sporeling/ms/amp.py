@@ -2,9 +2,13 @@
 loss-scale managers ``FixedLossScaleManager`` and ``DynamicLossScaleManager``."""
 from __future__ import annotations
 
-from sporeling.amp import (DynamicLossScaler, LossScaler, StaticLossScaler, all_finite,
-                           auto_mixed_precision, autocast, custom_mixed_precision,
-                           get_black_list, get_white_list)
+import numpy as np
+
+from sporeling.amp import (LossScaler, all_finite, auto_mixed_precision, autocast,
+                           custom_mixed_precision, get_black_list, get_white_list)
+from sporeling.amp import DynamicLossScaler as _SxDynamicLossScaler
+from sporeling.amp import StaticLossScaler as _SxStaticLossScaler
+from sporeling.expression import Parameter
 from sporeling.amp import build_train_network as _sx_build_train_network
 from sporeling.core.errors import SporelingError
 
@@ -12,6 +16,36 @@ __all__ = ["auto_mixed_precision", "custom_mixed_precision", "build_train_networ
            "autocast", "get_white_list", "get_black_list", "LossScaler", "StaticLossScaler",
            "DynamicLossScaler", "all_finite", "FixedLossScaleManager",
            "DynamicLossScaleManager", "LossScaleManager"]
+
+
+class StaticLossScaler(_SxStaticLossScaler):
+    """MindSpore's: ``scale_value`` is a float32 Parameter (sporeling.amp's: a float)."""
+
+    @property
+    def scale_value(self):
+        return self._scale
+
+    @scale_value.setter
+    def scale_value(self, value) -> None:
+        self._scale = Parameter(np.array(value, np.float32), name="scale_value",
+                                requires_grad=False)
+
+    def __repr__(self) -> str:
+        return f"StaticLossScaler(scale_value={float(self._scale.asnumpy()):g})"
+
+
+class DynamicLossScaler(_SxDynamicLossScaler):
+    """MindSpore's: ``scale_value`` (float32) and ``counter`` (int32) are the Parameters
+    themselves, eagerly too (sporeling.amp's read as a float and an int outside a trace);
+    scaling multiplies by the Parameter, as MindSpore does."""
+
+    @property
+    def scale_value(self):
+        return self._scale
+
+    @property
+    def counter(self):
+        return self._counter
 
 
 class LossScaleManager:

@@ -129,7 +129,7 @@ class DynamicLossScaler(LossScaler):
         if is_tracing():
             return self._adjust_traced(grads_finite)
         finite = bool(grads_finite)
-        scale, counter = self.scale_value, self.counter + 1
+        scale, counter = float(self._scale.asnumpy()), int(self._counter.asnumpy()) + 1
         if not finite:
             scale, counter = max(1.0, scale / self.scale_factor), 0
         elif counter >= self.scale_window:
@@ -153,5 +153,5 @@ class DynamicLossScaler(LossScaler):
         return finite
 
     def __repr__(self) -> str:
-        return (f"DynamicLossScaler(scale_value={self.scale_value:g}, "
+        return (f"{type(self).__name__}(scale_value={float(self._scale.asnumpy()):g}, "
                 f"scale_factor={self.scale_factor:g}, scale_window={self.scale_window})")

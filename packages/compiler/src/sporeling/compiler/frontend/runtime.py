@@ -24,10 +24,10 @@ from ..ops._control_trace import Undefined, is_array, unwrap, wrap_like
 from ..ops.control import cond_core, scan_core, while_core
 from .checks import GraphSyntaxError, checked, marked, python_only, raise_, traced_body
 
-__all__ = ["GraphSyntaxError", "is_traced", "UNROLL_LIMIT", "if_stmt", "while_stmt",
-           "for_stmt", "range_", "and_", "or_", "not_", "not_any", "ifexp", "call", "ld",
-           "undefined", "result", "python_test", "raise_", "checked", "python_only",
-           "marked"]
+__all__ = ["GraphSyntaxError", "is_traced", "UNROLL_LIMIT", "add_outside_state", "if_stmt",
+           "while_stmt", "for_stmt", "range_", "and_", "or_", "not_", "not_any", "ifexp",
+           "call", "ld", "undefined", "result", "python_test", "raise_", "checked",
+           "python_only", "marked"]
 
 UNROLL_LIMIT = 64
 """Python ``range`` loops longer than this become a ``scan`` when their state is traced."""
@@ -82,14 +82,65 @@ def result(value):
     return None if isinstance(value, Undefined) else value
 
 
+_OUTSIDE: list = []  # providers of state outside the variables: see add_outside_state
+
+
+def add_outside_state(provider) -> None:
+    """Register state a tensor-dependent ``if`` threads through its branches besides the
+    statement's variables: ``provider()`` returns None or a dict (key -> traced value) that
+    code in a branch may rebind -- the expression layer's Parameters, lifted by a Graph-mode
+    trace (an optimizer's update under ``if is_finite:``)."""
+    if provider not in _OUTSIDE:
+        _OUTSIDE.append(provider)
+
+
 def if_stmt(pred, true_fn, false_fn, state: tuple, names: tuple, zero_ok=()):
     traced, value = _decide(pred)
     if not traced:
         return tuple((true_fn if value else false_fn)(*state))
     where = user_source()
+    outside = next((d for d in (p() for p in _OUTSIDE) if d is not None), None)
     with traced_body():
-        return cond_core(pred, true_fn, false_fn, list(state), names=list(names),
-                         zero_ok=frozenset(zero_ok), where=where)
+        if outside is None:
+            return cond_core(pred, true_fn, false_fn, list(state), names=list(names),
+                             zero_ok=frozenset(zero_ok), where=where)
+        # each branch starts from the outside state before the statement; a branch that
+        # rebinds some of it has the statement traced again with those as extra variables
+        # (the first cond is then dead code)
+        before, written = dict(outside), set()
+
+        def watched(fn):
+            def run(*parts):
+                outside.update(before)
+                out = fn(*parts)
+                written.update(k for k, v in before.items() if outside.get(k) is not v)
+                return out
+            return run
+        result = cond_core(pred, watched(true_fn), watched(false_fn), list(state),
+                           names=list(names), zero_ok=frozenset(zero_ok), where=where)
+        outside.update(before)
+        if not written:
+            return result
+        return _threaded(pred, true_fn, false_fn, state, names, zero_ok, where, outside,
+                         sorted(written, key=list(before).index))
+
+
+def _threaded(pred, true_fn, false_fn, state, names, zero_ok, where, outside, written):
+    """``if`` whose branches rebind the ``written`` keys of ``outside``: they enter each
+    branch as variables and leave it as results, the untaken branch's unchanged."""
+    count = len(state)
+
+    def branch(fn):
+        def run(*parts):
+            outside.update(zip(written, parts[count:]))
+            return tuple(fn(*parts[:count])) + tuple(outside[k] for k in written)
+        return run
+    out = cond_core(pred, branch(true_fn), branch(false_fn),
+                    list(state) + [outside[k] for k in written],
+                    names=list(names) + ["a Parameter the branch writes"] * len(written),
+                    zero_ok=frozenset(zero_ok), where=where)
+    outside.update(zip(written, out[count:]))
+    return tuple(out[:count])
 
 
 def while_stmt(test_fn, body_fn, state: tuple, names: tuple, zero_ok=()):

@@ -19,6 +19,7 @@ import weakref
 from sporeling.core import SporelingError
 from sporeling.compiler.core import eager
 from sporeling.compiler.core.stack import Layer, innermost, pushed
+from sporeling.compiler.frontend.runtime import add_outside_state
 
 from ..structure_epoch import changed as _structure_changed
 from .tensor import Tensor, _as_array, _traced, dtype_name
@@ -59,6 +60,16 @@ def lifted(values: dict):
     finally:
         with _LIFTING_LOCK:
             _LIFTING[0] -= 1
+
+
+def _lifted_values():
+    """The innermost Graph-mode lift's values in this thread, or None."""
+    return innermost(Lift).values if _LIFTING[0] and innermost(Lift) is not None else None
+
+
+# a tensor-dependent ``if`` of converted code threads the Parameters its branches write
+# (``if is_finite: optimizer(grads)``) through the cond, as its variables
+add_outside_state(_lifted_values)
 
 
 def _get_data(param):

@@ -1,7 +1,7 @@
 """Tutorial "Supporting Python Objects in Dataset Pipeline" (docs r2.3.1, tutorials/source_en/advanced/dataset/python_objects.md): each snippet with only the import renamed,
 wrapped in a function; the values it leaves (its local variables: tensors, numbers, strings,
-containers of them) compared with MindSpore 2.10's, or "raised" where it raises. Snippets
-that the facade runs differently are listed in ``FAILING`` (strict xfails)."""
+containers of them) compared with MindSpore 2.10's, or "raised" where it raises. Dict
+columns stay dicts through map, batch (per key) and the iterators, as in 2.10."""
 import functools
 
 import pytest
@@ -161,12 +161,6 @@ def _outputs():
     return snippets_program()
 
 
-_DICT = ("dict columns: 2.10 keeps a dict as a dict through map/batch/iterators; "
-         "sporeling.data stores it as a 0-d object array")
-FAILING = {f"snippet{i:02d}": _DICT for i in range(1, 7)}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    strict=True, reason=FAILING[n])) if n in FAILING else n for n in SNIPPETS])
+@pytest.mark.parametrize("name", list(SNIPPETS))
 def test_snippet(name):
     check("test_python_objects", "snippets_program", _outputs(), only=name)

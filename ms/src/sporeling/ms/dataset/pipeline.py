@@ -48,6 +48,9 @@ def wrap(value, recipe=None):
 
 
 def _to_tensor(column):
+    """A numeric column as a Tensor (a dict column: each of its values)."""
+    if isinstance(column, dict):
+        return {k: _to_tensor(v) for k, v in column.items()}
     array = np.asarray(column)
     return Tensor(array) if array.dtype.kind in "biuf" else array
 
@@ -131,7 +134,8 @@ class Dataset:
 
     @classmethod
     def _from(cls, inner, recipe=None):
-        obj = object.__new__(Dataset)
+        kind = _OP_CLASSES.get(recipe["op_type"], Dataset) if recipe else Dataset
+        obj = object.__new__(kind)
         obj._inner = inner
         obj._recipe = recipe
         return obj
@@ -496,3 +500,16 @@ class Dataset:
 
     def __repr__(self):
         return f"ms.dataset({self._inner!r})"
+
+
+# what a pipeline operation returns is named as in MindSpore (``data.map(...)`` is a
+# ``MapDataset``): classes with no behaviour of their own
+_OP_CLASSES = {op: type(f"{name}Dataset", (Dataset,), {
+    "__doc__": f"The pipeline ``Dataset.{op}`` returns (MindSpore's ``{name}Dataset``).",
+    "__module__": __name__})
+    for op, name in (("map", "Map"), ("batch", "Batch"), ("padded_batch", "PaddedBatch"),
+                     ("bucket_batch_by_length", "BucketBatchByLength"),
+                     ("shuffle", "Shuffle"), ("repeat", "Repeat"), ("take", "Take"),
+                     ("skip", "Skip"), ("filter", "Filter"), ("project", "Project"),
+                     ("rename", "Rename"), ("flat_map", "FlatMap"), ("zip", "Zip"),
+                     ("concat", "Concat"), ("sync_wait", "SyncWait"))}

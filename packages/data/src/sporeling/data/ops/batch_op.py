@@ -38,7 +38,10 @@ def check_pad_info(pad_info, names: list[str], op: str) -> dict:
 
 def stack_column(values: list, name: str, pad=None, op: str = "batch") -> np.ndarray:
     """``values`` stacked along a new first axis; with ``pad=(shape, value)`` each is first
-    padded at the end of every axis to ``shape`` (``None`` entries: the largest)."""
+    padded at the end of every axis to ``shape`` (``None`` entries: the largest). Dicts
+    (dict columns) stack key by key into a dict."""
+    if isinstance(values[0], dict):
+        return _stack_dicts(values, name, pad, op)
     arrays = [v if isinstance(v, np.ndarray) else np.asarray(v) for v in values]
     if pad is None:
         first = arrays[0].shape
@@ -66,6 +69,16 @@ def stack_column(values: list, name: str, pad=None, op: str = "batch") -> np.nda
                             expected=f"at most {target}", got=a.shape)
         out[(i,) + tuple(slice(0, d) for d in a.shape)] = a
     return out
+
+
+def _stack_dicts(values: list, name: str, pad, op: str) -> dict:
+    keys = list(values[0])
+    for v in values:
+        if not isinstance(v, dict) or list(v) != keys:
+            raise DataError(f"column {name!r} mixes dicts of different keys (or a dict and "
+                            "another value)", op=op, expected=f"dicts with keys {keys}",
+                            got=list(v) if isinstance(v, dict) else type(v).__name__)
+    return {k: stack_column([v[k] for v in values], f"{name}[{k!r}]", pad, op) for k in keys}
 
 
 class Batch(UnaryOp):

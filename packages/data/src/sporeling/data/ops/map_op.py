@@ -14,6 +14,7 @@ import traceback
 
 import numpy as np
 
+from ..columns import as_column
 from ..errors import DataError, WorkerError
 from ..randomness import clear_sample, draw_seed, set_sample
 from ..transforms.compose import fuse
@@ -35,7 +36,7 @@ def call_user(fn, args: tuple, index: int, epoch: int, op: str):
 
 
 def as_columns(result, n: int, op: str) -> tuple:
-    """A function's result as a tuple of ``n`` arrays."""
+    """A function's result as a tuple of ``n`` column values (arrays, or dicts of them)."""
     cols = result if isinstance(result, tuple) else (result,)
     if len(cols) != n:
         raise DataError("a function returned the wrong number of columns", op=op,
@@ -43,7 +44,7 @@ def as_columns(result, n: int, op: str) -> tuple:
                         hint="name the outputs with output_columns=[...]")
     if n == 1 and type(cols[0]) is np.ndarray:  # the common case, without a generator
         return cols
-    return tuple(c if isinstance(c, np.ndarray) else np.asarray(c) for c in cols)
+    return tuple(c if type(c) is np.ndarray else as_column(c) for c in cols)
 
 
 class _Work:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..columns import as_column
 from ..errors import DataError
 from ..samplers import SequentialSampler
 from .base import SourceDataset
@@ -11,12 +12,13 @@ __all__ = ["GeneratorDataset"]
 
 
 def as_row(value, ncols: int, where: str) -> tuple:
-    """A user's item as a row tuple of arrays, checked against the column count."""
+    """A user's item as a row tuple of column values (arrays, or dicts of them), checked
+    against the column count."""
     row = value if isinstance(value, (tuple, list)) else (value,)
     if len(row) != ncols:
         raise DataError("an item has the wrong number of columns", op="GeneratorDataset",
                         expected=f"{ncols} (one per column name)", got=len(row), where=where)
-    return tuple(c if isinstance(c, np.ndarray) else np.asarray(c) for c in row)
+    return tuple(c if type(c) is np.ndarray else as_column(c) for c in row)
 
 
 class GeneratorDataset(SourceDataset):

@@ -51,6 +51,11 @@ def attach(name: str) -> mmap.mmap:
 
 
 def _check(a: np.ndarray, what: str) -> np.ndarray:
+    if isinstance(a, dict):
+        raise DataError(f"{what} is a dict column", op="map",
+                        expected="NumPy arrays (process workers carry only NumPy data, never "
+                        "pickles)", got="dict",
+                        hint="use python_multiprocessing=False (threads keep dicts)")
     if a.dtype.hasobject:
         raise DataError(f"{what} is an array of Python objects", op="map",
                         expected="numeric, bool, bytes or str arrays (process workers carry "

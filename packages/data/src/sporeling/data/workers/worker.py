@@ -29,7 +29,8 @@ def pack_outputs(outs: list[tuple]):
     """``(stacked, entries, end)`` for a chunk's output rows."""
     first = outs[0]
     stacked = all(len(o) == len(first) and all(
-        a.shape == b.shape and a.dtype == b.dtype for a, b in zip(o, first)) for o in outs)
+        isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape and
+        a.dtype == b.dtype for a, b in zip(o, first)) for o in outs)
     if stacked:
         entries, off = [], 0
         for a in first:

@@ -279,8 +279,6 @@ FAILING = {
     "snippet02": _INT_GRAD, "snippet03": _INT_GRAD,
     "snippet05": "a write through a view (ops.operations.TransposeView + Assign) under "
                  "ms.jit does not reach the viewed tensor in the facade",
-    "snippet06": "item assignment to a jitted function's input (x[0:1] = -1) is not "
-                 "supported by the facade's tracer",
     "snippet07": "an in-place add_ on a mint.select view under grad: 2.10 raises, the facade "
                  "computes it",
 }

@@ -28,7 +28,7 @@ from ._util import (as_operand, broadcast_shapes, check_int, check_sequence, che
                     is_array, same_dtype, unbroadcast)
 from .shape import normalize_axis
 
-__all__ = ["OPERAND", "IndexingError", "strided_slice", "slice", "getitem", "add_at",
+__all__ = ["OPERAND", "IndexingError", "strided_slice", "slice", "getitem", "add_at", "set_at",
            "gather", "index_select", "take_along_axis", "scatter_add", "one_hot"]
 
 OPERAND = "operand"
@@ -298,6 +298,51 @@ def add_at(x, key, updates):
         updates = cast(updates, x.dtype)
     key, operands = encode_index(key)
     return bind(add_at_p, x, updates, *operands, key=key)
+
+
+def set_at(x, key, value):
+    """A copy of ``x`` with ``value`` written at ``x[key]`` (JAX's ``x.at[key].set(v)``;
+    what ``t[key] = v`` does to a traced tensor in Graph mode). Exact -- ``where`` over the
+    positions the key selects, which ``add_at`` fills into zeros -- and differentiable.
+    The positions must be known while tracing (ints, slices, ``None``, ``...``, constant
+    integer or boolean arrays, each position once), or the key a traced boolean mask with a
+    value that broadcasts to ``x``."""
+    from ._control_loops import concrete
+    from .elementwise import where
+    x = as_operand(x)
+    entries, operands = encode_index(key)
+    value = as_operand(value, x.dtype)
+    if np.dtype(value.dtype).kind not in "biufc":
+        raise DTypeError("the value written is not a number", op="setitem",
+                         expected=f"numbers (cast to {np.dtype(x.dtype).name})",
+                         got=str(np.dtype(value.dtype)))
+    traced = [a for a in operands if concrete(a) is None]
+    if not traced:
+        index_shape("setitem", tuple(x.shape), entries, operands)  # checked as getitem's
+    if traced:
+        mask = operands[0]
+        if len(entries) != 1 or np.dtype(mask.dtype) != np.bool_ or \
+                tuple(mask.shape) != tuple(x.shape):
+            raise IndexingError("assignment at traced positions", op="setitem",
+                                expected="positions known while tracing, or one boolean "
+                                         "mask of the tensor's shape",
+                                got=_show(entries),
+                                hint="ops.add_at(x, indices, values - x[indices]) adds, "
+                                     "ops.where(mask, value, x) selects")
+        return where(mask, value, x)
+    arrays = iter(np.asarray(concrete(a)) for a in operands)
+    plain = tuple(next(arrays) if e is OPERAND else builtins.slice(*e) if type(e) is tuple
+                  else e for e in entries)
+    count = np.zeros(tuple(x.shape), np.int64)
+    np.add.at(count, plain, 1)
+    if count.max(initial=0) > 1:
+        raise IndexingError("assignment writes a position more than once", op="setitem",
+                            expected="each position once (NumPy keeps the last write; a "
+                                     "compiled program has no order)",
+                            got=_show(entries))
+    from .shape import broadcast_to
+    placed = add_at(broadcast_to(np.zeros((), x.dtype), tuple(x.shape)), key, value)
+    return where(count.astype(bool), placed, x)
 
 
 # ---------------------------------------------------------------- gather and scatter

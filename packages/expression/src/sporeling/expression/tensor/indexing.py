@@ -1,5 +1,6 @@
 """Indexing Tensors: ``t[key]`` (differentiable, through ``ops.getitem``) and
-``t[key] = value`` (in place on the data, not differentiable).
+``t[key] = value`` (in place on the data, not differentiable; in Graph mode the tensor
+takes a new value, ``ops.set_at``, which is differentiable).
 
     >>> import sporeling.expression as sx
     >>> t = sx.Tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -21,6 +22,12 @@ from sporeling.compiler import ops
 __all__ = ["TensorIndexing"]
 
 
+def _traced_key(key) -> bool:
+    from .tensor import Tensor, _traced
+    keys = key if isinstance(key, tuple) else (key,)
+    return any(isinstance(k, Tensor) and _traced(k._data) for k in keys)
+
+
 def _plain_key(key):
     """``key`` with Tensors replaced by their arrays (for in-place NumPy assignment)."""
     from .tensor import Tensor
@@ -40,10 +47,25 @@ class TensorIndexing:
 
     def __setitem__(self, key, value) -> None:
         """Write ``value`` into ``self[key]`` in place (NumPy semantics, cast to this
-        tensor's dtype). Not differentiable: an error while ``grad`` is recording this
-        tensor or ``value``; use ``ops.where`` or ``ops.add_at`` to compute with gradients."""
+        tensor's dtype). Eagerly not differentiable: an error while ``grad`` is recording
+        this tensor or ``value``; use ``ops.where`` or ``ops.add_at`` to compute with
+        gradients. In Graph mode the tensor takes the value ``ops.set_at`` computes
+        (differentiable); a Parameter is written after the run."""
         from ..autograd.state import STATE
-        from .tensor import Tensor
+        from .parameter import Parameter
+        from .tensor import Tensor, _traced
+        data = value._data if isinstance(value, Tensor) else np.asarray(value)
+        if _traced(self._data) or _traced(data) or _traced_key(key):
+            # Graph mode: this Tensor becomes the new value -- its data and, under grad, its
+            # place on the tape (the caller's tensor, a view's base, are not written: the
+            # compiled program is functional)
+            new = ops.set_at(self, key, value)
+            if isinstance(self, Parameter):
+                self._data = new._data
+            else:
+                self._data, self._node, self._index, self._tape = \
+                    new._data, new._node, new._index, new._tape
+            return
         tape = STATE.tape
         for t, what in ((self, "the tensor written to"), (value, "the value written")):
             if isinstance(t, Tensor) and tape is not None and t._node is not None \
@@ -53,7 +75,6 @@ class TensorIndexing:
                                      got=f"{what} is part of the graph being differentiated",
                                      hint="compute the new tensor with ops.where or "
                                           "ops.add_at, or detach() first")
-        data = value._data if isinstance(value, Tensor) else np.asarray(value)
         self._data[_plain_key(key)] = data.astype(self._data.dtype, copy=False)
 
     def __iter__(self):

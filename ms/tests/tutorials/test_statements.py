@@ -304,8 +304,6 @@ def _outputs():
 FAILING = {
     "for_global": "`z += i` on a global z: 2.10 reads the global; the facade follows Python "
                   "(UnboundLocalError-like: z is local to the function)",
-    "generator_expression": "the facade refuses to return a generator from ms.jit; 2.10 "
-                            "returns its values",
 }
 
 

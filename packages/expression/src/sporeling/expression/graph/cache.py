@@ -11,7 +11,6 @@ a new one, kept beside the others (up to a few per key: training on and off);
 """
 from __future__ import annotations
 
-import inspect
 import time
 import weakref
 
@@ -134,23 +133,6 @@ def _ambient_key() -> tuple:
     return _CONTEXT_KEY[1], _layer_keys()
 
 
-def _refuse_generators(static_outputs: list, name: str) -> None:
-    """A generator returned by a compiled function would run its body after the graph is
-    built, on values that only existed in the trace (inlined into a trace, it is iterated
-    there, and fine)."""
-    for out in static_outputs:
-        if inspect.isgenerator(out):
-            out.close()
-            code = out.gi_code
-            from sporeling.compiler.frontend import GraphSyntaxError
-            raise GraphSyntaxError(
-                f"{name} returns a generator", op="Graph mode",
-                where=f"{code.co_filename}:{code.co_firstlineno} in {code.co_qualname}",
-                expected="tensors, or Python values",
-                hint="its body would run after the graph is built, on traced values: "
-                     "return a tuple or list of its values instead")
-
-
 class CompiledFunction:
     """The compile cache of one function (or one Cell): see the module doc.
 
@@ -249,7 +231,6 @@ class CompiledFunction:
         start = time.perf_counter()
         try:
             traced, cells = trace(fn, args, kwargs, self.name)
-            _refuse_generators(traced.out_static, self.name)
             executable = compile_at(traced.graph, self.jit_level)
         except Exception as exc:
             locate(exc, traceback=True)  # the user's line the trace failed at, if none yet

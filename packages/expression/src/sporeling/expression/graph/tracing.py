@@ -26,6 +26,7 @@ of the compiled graph draws new masks, and after ``set_seed`` the same sequence 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import threading
 from dataclasses import dataclass, field
 
@@ -192,6 +193,10 @@ def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
         call_args, call_kwargs = unflatten(in_tree, full)
         with lifted({id(p): t for p, t in zip(params, param_tracers)}) as lift:
             out = fn(*call_args, **call_kwargs)
+            if inspect.isgenerator(out):
+                # a generator's values, drawn while tracing (MindSpore 2.10 returns them):
+                # its body would otherwise run after the graph is built, on traced values
+                out = tuple(out)
             effects = [(p, lift.values[id(p)]) for p, t in zip(params, param_tracers)
                        if lift.values[id(p)] is not t]
             # read while lifted: a Parameter returned as it is must be its (traced)

@@ -309,6 +309,7 @@ def set_at(x, key, value):
     value that broadcasts to ``x``."""
     from ._control_loops import concrete
     from .elementwise import where
+    from .shape import broadcast_to
     x = as_operand(x)
     entries, operands = encode_index(key)
     value = as_operand(value, x.dtype)
@@ -316,10 +317,7 @@ def set_at(x, key, value):
         raise DTypeError("the value written is not a number", op="setitem",
                          expected=f"numbers (cast to {np.dtype(x.dtype).name})",
                          got=str(np.dtype(value.dtype)))
-    traced = [a for a in operands if concrete(a) is None]
-    if not traced:
-        index_shape("setitem", tuple(x.shape), entries, operands)  # checked as getitem's
-    if traced:
+    if any(concrete(a) is None for a in operands):
         mask = operands[0]
         if len(entries) != 1 or np.dtype(mask.dtype) != np.bool_ or \
                 tuple(mask.shape) != tuple(x.shape):
@@ -330,6 +328,7 @@ def set_at(x, key, value):
                                 hint="ops.add_at(x, indices, values - x[indices]) adds, "
                                      "ops.where(mask, value, x) selects")
         return where(mask, value, x)
+    index_shape("setitem", tuple(x.shape), entries, operands)  # the key, checked as getitem's
     arrays = iter(np.asarray(concrete(a)) for a in operands)
     plain = tuple(next(arrays) if e is OPERAND else builtins.slice(*e) if type(e) is tuple
                   else e for e in entries)
@@ -340,7 +339,6 @@ def set_at(x, key, value):
                             expected="each position once (NumPy keeps the last write; a "
                                      "compiled program has no order)",
                             got=_show(entries))
-    from .shape import broadcast_to
     placed = add_at(broadcast_to(np.zeros((), x.dtype), tuple(x.shape)), key, value)
     return where(count.astype(bool), placed, x)
 

@@ -57,18 +57,36 @@ def _call(kind, inputs, params):
         return below
     results, scratch = rnn_shapes(spec), rnn_scratch(spec)
     dtype = np.dtype(spec.dtype)
+    result_block, result_at = _layout([shape for _, shape in results])
+    scratch_block, scratch_at = _layout([shape for _, shape in scratch])
 
     def run(backend, inputs, out):
-        given = out if out is not None else (None,) * len(results)
-        buffers = [backend.allocate(shape, dtype) if o is None or not o.flags.c_contiguous
-                   else o for o, (_, shape) in zip(given, results)]
+        # the results are views of one pool buffer (one allocation, not one per result: an
+        # LSTM's gradient has 15; the buffer lives while any of them does), the scratch
+        # views of one plain array
+        block = backend.allocate((result_block,), dtype)
+        buffers = [block[a:b].reshape(shape) for a, b, shape in result_at]
+        work = np.empty(scratch_block, dtype)
         fn(*[x if x.flags.c_contiguous and x.flags.writeable else np.array(x, order="C")
-             for x in inputs], *buffers, *[np.empty(shape, dtype) for _, shape in scratch])
-        for o, b in zip(given, buffers):
-            if o is not None and o is not b:
+             for x in inputs], *buffers, *[work[a:b].reshape(shape) for a, b, shape in scratch_at])
+        if out is None:
+            return tuple(buffers)
+        for o, b in zip(out, buffers):
+            if o is not None:
                 np.copyto(o, b)
-        return tuple(o if o is not None else b for o, b in zip(given, buffers))
+        return tuple(b if o is None else o for o, b in zip(out, buffers))
     return run
+
+
+def _layout(shapes) -> tuple[int, list]:
+    """``(elements, [(start, stop, shape)])``: ``shapes`` placed one after another in one
+    flat buffer, each starting at a multiple of 16 elements (64 bytes for float32)."""
+    at, start = [], 0
+    for shape in shapes:
+        size = int(np.prod(shape))
+        at.append((start, start + size, tuple(shape)))
+        start += -(-size // 16) * 16
+    return max(start, 1), at
 
 
 def forget() -> None:

@@ -5,7 +5,9 @@ of one kernel and one fresh buffer per step.
 Which primitives may join is their ``fusible`` trait, declared where each is defined
 (``Primitive("exp", elementwise=True, fusible=True)``), plugins' primitives alike.
 A value joins its consumer's group when that consumer is its only user and it is not a
-graph output -- otherwise it must exist in memory anyway. Groups of one stay as they are.
+graph output -- otherwise it must exist in memory anyway. Groups of one stay as they are,
+unless the backend generates them (a one-node chain is one pass where NumPy's kernel may
+take several).
 
 On a backend whose chains are generated loops (``Backend.recomputes_in_fusion``: the TVM
 backend), a value read by several fusible consumers of its own size joins each of them
@@ -101,8 +103,11 @@ def _groups(graph: Graph, recomputes=None) -> tuple[dict[int, list[int]], set[in
         open_group[eq.outputs[0]] = groups[i] = sorted(members)
     dropped = {i for i in groups if taken.get(graph.equations[i].outputs[0], 0) ==
                uses.get(graph.equations[i].outputs[0], 0) > 0}
-    return {root: m for root, m in groups.items()
-            if len(m) > 1 and root not in dropped}, dropped
+    # a group of one stays as it is, unless the backend generates it: its loop is one pass
+    # where NumPy's kernel may take several (relu_grad's where: 55 -> 12 us on LeNet)
+    return {root: m for root, m in groups.items() if root not in dropped and (
+        len(m) > 1 or recomputes is not None and _recomputed(graph.equations[root], recomputes))
+    }, dropped
 
 
 def _flatten_member(eq: Equation, ref, node_of: dict, nodes: list) -> None:

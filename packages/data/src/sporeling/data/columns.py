@@ -14,8 +14,6 @@ __all__ = ["as_column"]
 def as_column(value):
     """``value`` as a column value: a dict's values converted in turn, an array as is,
     anything else through ``np.asarray``."""
-    if type(value) is np.ndarray:
-        return value
     if isinstance(value, dict):
         return {key: as_column(v) for key, v in value.items()}
     return value if isinstance(value, np.ndarray) else np.asarray(value)

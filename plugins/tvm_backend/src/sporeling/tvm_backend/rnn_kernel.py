@@ -44,10 +44,11 @@ def _run(kind, backend, inputs, out, params):
 
 
 def _call(kind, inputs, params):
-    why = rnn_unsupported(kind, params, [(x.shape, x.dtype) for x in inputs])
+    specs = [(x.shape, x.dtype) for x in inputs]
+    why = rnn_unsupported(kind, params, specs)
     fn = None
     if why is None:
-        spec = rnn_spec(kind, [(x.shape, x.dtype) for x in inputs], params)
+        spec = rnn_spec(kind, specs, params)
         fn = function(spec)
     else:
         say_once(("rnn", why), "%s not generated (%s): the provider below runs it", kind, why)

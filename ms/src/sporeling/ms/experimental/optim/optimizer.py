@@ -17,6 +17,7 @@ from sporeling.core import ArgumentError
 from sporeling.expression import Parameter, Tensor
 
 from ... import mint, nn
+from ...mint.optim import _Maximize
 from ...nn.cell import Cell
 
 __all__ = ["Optimizer", "Adam", "AdamW", "SGD"]
@@ -110,16 +111,9 @@ def _hyper(group: dict) -> dict:
     return {k: v for k, v in group.items() if k not in ("params", "lr", "initial_lr")}
 
 
-class _Maximized:
-    """``maximize=True``: the group's optimizer steps along the gradient."""
-
-    def __init__(self, optimizer, maximize: bool):
-        self.optimizer, self.maximize = optimizer, bool(maximize)
-
-    def __call__(self, gradients):
-        if self.maximize:
-            gradients = tuple(None if g is None else -g for g in gradients)
-        return self.optimizer(gradients)
+class _KernelAdam(_Maximize, nn.Adam):
+    """``ms.nn.Adam`` (MindSpore's kernel numerics) that ``maximize`` turns around, as
+    ``ms.mint.optim``'s optimizers."""
 
 
 class Adam(Optimizer):
@@ -137,10 +131,11 @@ class Adam(Optimizer):
     def _build(self, group):
         hyper = _hyper(group)
         beta1, beta2 = hyper["betas"]
-        inner = nn.Adam([{"params": group["params"], "weight_decay": hyper["weight_decay"]}],
-                        learning_rate=_GroupRate(group["lr"]), beta1=beta1, beta2=beta2,
-                        eps=hyper["eps"], use_amsgrad=hyper["amsgrad"])
-        return _Maximized(inner, hyper["maximize"])
+        inner = _KernelAdam([{"params": group["params"], "weight_decay": hyper["weight_decay"]}],
+                            learning_rate=_GroupRate(group["lr"]), beta1=beta1, beta2=beta2,
+                            eps=hyper["eps"], use_amsgrad=hyper["amsgrad"])
+        inner.maximize = bool(hyper["maximize"])
+        return inner
 
 
 class AdamW(Optimizer):

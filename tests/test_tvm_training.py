@@ -116,3 +116,32 @@ def test_a_batch_norm_gradient_in_graph_mode_equals_numpys():
     assert step.last_executable.graph.primitive_counts().get("fused_reduce", 0) >= 2
     for a, b in zip(got[backend], got["numpy"]):
         np.testing.assert_allclose(a, b, rtol=2e-4, atol=2e-4)
+
+
+def _lenet_losses(backend, steps=3):
+    set_context(mode=sx.GRAPH_MODE, backend=backend)
+    sx.set_seed(0)
+    net = nn.SequentialCell(nn.Conv2d(1, 4, 3, pad_mode="same"), nn.ReLU(), nn.MaxPool2d(2, 2),
+                            nn.Conv2d(4, 6, 3, pad_mode="same"), nn.ReLU(), nn.MaxPool2d(2, 2),
+                            nn.Flatten(), nn.Dense(36, 3))
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), opt)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((5, 1, 8, 12)).astype(np.float32)
+    y = rng.integers(0, 3, 5).astype(np.int32)
+    losses = [float(step(x, y).asnumpy()) for _ in range(steps)]
+    return losses, [p.asnumpy() for p in net.trainable_params()]
+
+
+def test_max_pooling_trains_as_on_numpy(monkeypatch):
+    """Its max_pool2d and max_pool2d_scatter run as generated functions."""
+    from sporeling.tvm_backend import pool_kernel
+    ran, make = [], pool_kernel._make
+    pool_kernel.forget()
+    monkeypatch.setattr(pool_kernel, "_make", lambda kind, *a: ran.append(kind) or make(kind, *a))
+    got, got_weights = _lenet_losses("tvm")
+    want, want_weights = _lenet_losses("numpy")
+    assert set(ran) == {"max_pool2d", "max_pool2d_scatter"}
+    np.testing.assert_allclose(got, want, rtol=2e-5)
+    for a, b in zip(got_weights, want_weights):
+        np.testing.assert_allclose(a, b, rtol=2e-4, atol=2e-5)

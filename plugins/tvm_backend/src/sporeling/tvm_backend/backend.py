@@ -1,11 +1,11 @@
 """The ``tvm`` backend: TVM's generated loops for fused elementwise chains, their sums,
-LSTMs and GRUs, on top of the CPU stack below it (oneDNN's kernels where that plugin is installed,
+LSTMs, GRUs and max pooling, on top of the CPU stack below it (oneDNN's kernels where that plugin is installed,
 NumPy's for the rest).
 
 It serves device target ``CPU`` at ``jit_level="O2"`` (the default: it is ``native``) and
 when chosen by name -- ``set_context(backend="tvm")``, ``sporeling train --backend tvm``.
 PyNative runs no fused chains, so there it runs the kernels of the backend below but for
-the generated RNNs; ``sporeling kernels --backend tvm`` lists who serves what.
+the generated RNNs and pooling; ``sporeling kernels --backend tvm`` lists who serves what.
 """
 from __future__ import annotations
 
@@ -36,10 +36,11 @@ class TvmBackend(StackedBackend):
         return primitive in EXPRESSIONS
 
     def prepare_kernels(self, calls) -> None:
-        """Compile, in one module, the fused chains, reductions and RNNs of a program
+        """Compile, in one module, the fused chains, reductions, RNNs and poolings of a program
         about to run: ``calls`` are ``(primitive, params, input (shape, dtype) pairs)``,
         one per instruction."""
         from .kernels import compile_chains
+        from .pooling import POOL_KINDS, pool_spec, pool_unsupported
         from .rnn import rnn_spec, rnn_unsupported
         chains = []
         for name, params, specs in calls:
@@ -50,5 +51,7 @@ class TvmBackend(StackedBackend):
                 chains.append((params["expr"], specs, params["axis"], params["reduce"]))
             elif name in _RNN and rnn_unsupported(name, params, specs) is None:
                 chains.append(rnn_spec(name, specs, params))
+            elif name in POOL_KINDS and pool_unsupported(name, *specs[0]) is None:
+                chains.append(pool_spec(name, *specs[0], params))
         if chains:
             compile_chains(chains)

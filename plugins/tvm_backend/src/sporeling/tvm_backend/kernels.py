@@ -20,12 +20,12 @@ import numpy as np
 
 from . import cache
 from .elementwise import collapsed, prim_func, unsupported
-from .rnn import RnnSpec, rnn_source
 from .reduction import reduce_prim_func, reduce_unsupported, scratch, value_shape
 from .target import target, tvm
+from .tir_text import Generated
 
-__all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "function", "forget",
-           "say_once"]
+__all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "function", "compact",
+           "forget", "say_once"]
 
 log = logging.getLogger("sporeling.tvm")
 _COMPILED: dict = {}  # (expr, input specs) -> TVM function, or None: the provider below
@@ -40,14 +40,15 @@ def compile_chains(chains) -> None:
     """Compile every chain of ``chains`` not compiled yet, in one module (loaded from the
     disk cache when a previous process compiled the same set): ``(expr, input specs)`` of
     an elementwise chain, in its :func:`~.elementwise.collapsed` form (what calls look up),
-    or ``(expr, input specs, axis, "sum" | "mean")`` of a reduction, or the
-    :class:`~.rnn.RnnSpec` of a recurrent network (LSTM or GRU)."""
-    chains = [chain if _reduction(chain) or isinstance(chain, RnnSpec) else collapsed(*chain)
+    or ``(expr, input specs, axis, "sum" | "mean")`` of a reduction, or the spec of a
+    function written as TVMScript text (:class:`~.tir_text.Generated`: a recurrent network's
+    :class:`~.rnn.RnnSpec`, a pooling's :class:`~.pooling.PoolSpec`)."""
+    chains = [chain if _reduction(chain) or isinstance(chain, Generated) else collapsed(*chain)
               for chain in chains]
     with _LOCK:
         wanted = []
         for chain in dict.fromkeys(c for c in chains if c not in _COMPILED):
-            why = None if isinstance(chain, RnnSpec) else \
+            why = None if isinstance(chain, Generated) else \
                 reduce_unsupported(*chain[:3]) if _reduction(chain) else unsupported(*chain)
             if why is None:
                 wanted.append(chain)
@@ -69,9 +70,9 @@ def _reduction(chain) -> bool:
 
 
 def _prim_func(chain):
-    """The TensorIR function of a chain, a reduction or a recurrent network."""
-    if isinstance(chain, RnnSpec):
-        return tvm().script.from_source(rnn_source(chain))
+    """The TensorIR function of a chain, a reduction or a function written as text."""
+    if isinstance(chain, Generated):
+        return tvm().script.from_source(chain.source())
     return (reduce_prim_func if _reduction(chain) else prim_func)(*chain)["main"]
 
 
@@ -81,9 +82,9 @@ def _load(chains: list) -> bool:
     _COMPILED; whether that worked."""
     names = {f"chain{k}": chain for k, chain in enumerate(chains)}
     try:
-        # an RNN is keyed by its generated source: its spec alone would find a module
-        # an earlier version of the generator wrote
-        key = [rnn_source(c) if isinstance(c, RnnSpec) else c for c in chains]
+        # a function written as text is keyed by its text: its spec alone would find a
+        # module an earlier version of the generator wrote
+        key = [c.source() if isinstance(c, Generated) else c for c in chains]
         library = cache.load_or_build(key, lambda: _build(
             {name: _prim_func(chain) for name, chain in names.items()}))
     except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
@@ -114,8 +115,9 @@ def forget() -> None:
     _COMPILED.clear()
     _CALLS.clear()
     _REDUCE_CALLS.clear()
-    from . import rnn_kernel
+    from . import pool_kernel, rnn_kernel
     rnn_kernel.forget()
+    pool_kernel.forget()
 
 
 _SAID: set = set()
@@ -176,18 +178,18 @@ def _call(expr, inputs):
         if fixed:
             inputs = list(inputs)
             for k in fixed:
-                inputs[k] = _compact(inputs[k], shapes[k])
+                inputs[k] = compact(inputs[k], shapes[k])
         try:
             fn(*inputs, target.reshape(out_shape))
         except (ValueError, BufferError):  # another input is strided or read-only
-            fn(*[_compact(a, s) for a, s in zip(inputs, shapes)], target.reshape(out_shape))
+            fn(*[compact(a, s) for a, s in zip(inputs, shapes)], target.reshape(out_shape))
         if target is not result:
             np.copyto(result, target)
         return result
     return run
 
 
-def _compact(a, shape):
+def compact(a, shape):
     """``a`` as a compact, writeable array of ``shape`` (its own size)."""
     if not (a.flags.c_contiguous and a.flags.writeable):
         a = np.array(a, order="C")
@@ -217,14 +219,14 @@ def _reduce_call(expr, inputs, reduce, axis, keepdims):
     full = value_shape(expr, specs)
     dtype = np.dtype(expr[-1][4]) if expr else inputs[0].dtype
     shape = tuple(1 if k in axis else n for k, n in enumerate(full) if keepdims or k not in axis)
-    compact = tuple(n for k, n in enumerate(full) if k not in axis) or (1,)
+    kept = tuple(n for k, n in enumerate(full) if k not in axis) or (1,)
     shapes = [tuple(s) or (1,) for s, _ in specs]
     (part_shape, part_dtype), (acc_shape, acc_dtype) = scratch(expr, specs, axis)
 
     def run(backend, inputs, out):
         result = backend.allocate(shape, dtype) if out is None else out
         target = result if result.flags.c_contiguous else np.empty(shape, dtype)
-        fn(*[_compact(a, s) for a, s in zip(inputs, shapes)], target.reshape(compact),
+        fn(*[compact(a, s) for a, s in zip(inputs, shapes)], target.reshape(kept),
            np.empty(part_shape, part_dtype), np.empty(acc_shape, acc_dtype))
         if target is not result:
             np.copyto(result, target)

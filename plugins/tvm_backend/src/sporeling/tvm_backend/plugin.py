@@ -8,6 +8,7 @@ from sporeling.runtime import KernelMemory
 
 from .backend import TvmBackend
 from .kernels import fused_elementwise, fused_reduce
+from .pool_kernel import max_pool2d, max_pool2d_scatter
 from .rnn_kernel import gru, gru_grad, lstm, lstm_grad
 
 
@@ -38,6 +39,10 @@ def sporeling_add_kernels(kernels) -> None:
     for primitive, fn in (("lstm", lstm), ("lstm_grad", lstm_grad), ("gru", gru),
                           ("gru_grad", gru_grad)):
         kernels.add_kernel(TvmBackend.name, primitive, fn, memory=KernelMemory.FRESH)
+    kernels.add_kernel(TvmBackend.name, "max_pool2d", max_pool2d, memory=KernelMemory.FRESH)
+    # writes every element of out=, reading no buffer of its shape
+    kernels.add_kernel(TvmBackend.name, "max_pool2d_scatter", max_pool2d_scatter,
+                       memory=KernelMemory.writes_out())
 
 
 @impl

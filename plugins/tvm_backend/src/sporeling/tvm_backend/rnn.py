@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .rnn_cells import gru_cell, gru_cell_grad, lstm_cell, lstm_cell_grad, offset
-from .tir_text import Writer, accumulate, accumulator_shape, at, lanes, transpose
+from .tir_text import Generated, Writer, accumulate, accumulator_shape, at, lanes, transpose
 
 __all__ = ["MAX_BATCH", "RnnSpec", "rnn_spec", "rnn_source", "rnn_shapes", "rnn_scratch",
            "rnn_unsupported"]
@@ -40,8 +40,8 @@ forward), where at 8 the generated function is still 1.5x faster (hidden 64: 0.3
 
 
 @dataclass(frozen=True)
-class RnnSpec:
-    """What one generated function is specialised to (it keys the compiled module)."""
+class RnnSpec(Generated):
+    """What one generated function is specialised to."""
     kind: str  # "lstm" or "gru"
     steps: int
     batch: int
@@ -65,6 +65,9 @@ class RnnSpec:
     def width(self, layer: int) -> int:
         """The features of ``layer``'s input."""
         return self.size if layer == 0 else self.dirs * self.hidden
+
+    def source(self) -> str:
+        return rnn_source(self)
 
 
 def rnn_spec(kind: str, specs, params: dict) -> RnnSpec:

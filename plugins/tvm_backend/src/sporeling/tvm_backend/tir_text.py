@@ -17,7 +17,17 @@ import re
 
 import numpy as np
 
-__all__ = ["Writer", "accumulate", "accumulator_shape", "lanes", "transpose", "at"]
+__all__ = ["Generated", "Writer", "accumulate", "accumulator_shape", "lanes", "transpose", "at"]
+
+
+class Generated:
+    """What a function generated as TVMScript text is specialised to (a frozen dataclass:
+    it keys the compiled function); ``source()`` writes the text. A module of such
+    functions is cached on disk under their texts, not their specs, so a newer generator
+    never finds what an older one wrote."""
+
+    def source(self) -> str:
+        raise NotImplementedError
 
 
 class Writer:

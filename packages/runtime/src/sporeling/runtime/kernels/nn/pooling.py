@@ -46,11 +46,13 @@ def max_pool2d_scatter(backend, g, index, out=None, *, input_size, kernel_size, 
     (kh, kw), (h, w) = kernel_size, input_size
     if (tuple(stride) == tuple(kernel_size) and not (pt or pb or pl or pr)
             and (oh * kh, ow * kw) == (h, w) and tuple(dilation) == (1, 1)):
-        # windows tile the input (LeNet's 2x2/2): one vectorised write, no loop
+        # windows tile the input (LeNet's 2x2/2): vectorised writes, no loop; a position
+        # that is not its window's argmax gets 0 whatever the gradient (not 0 * inf)
         dx = output(backend, out, (n, c, h, w), g.dtype)
         hit = index[..., None] == np.arange(kh * kw)
         tiles = dx.reshape(n, c, oh, kh, ow, kw).transpose(0, 1, 2, 4, 3, 5)
-        np.multiply(hit.reshape(n, c, oh, ow, kh, kw), g[..., None, None], out=tiles)
+        tiles[...] = 0
+        np.copyto(tiles, g[..., None, None], where=hit.reshape(n, c, oh, ow, kh, kw))
         return dx
     canvas = np.zeros((n, c, h + pt + pb, w + pl + pr), g.dtype)
     add_windows(canvas, lambda i, j: np.where(index == i * kw + j, g, 0), kernel_size,

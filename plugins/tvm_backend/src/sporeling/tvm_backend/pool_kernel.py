@@ -1,0 +1,90 @@
+"""The ``max_pool2d`` and ``max_pool2d_scatter`` kernels of the ``tvm`` backend: one
+generated function per image and window geometry (:mod:`.pooling`), compiled with the
+program's fused chains (or alone on a first call), called on the arrays as planes
+``(N*C, H, W)``; what is not generated runs the provider below."""
+from __future__ import annotations
+
+import numpy as np
+
+from .kernels import compact, function, say_once
+from .pooling import pool_spec, pool_unsupported
+
+__all__ = ["max_pool2d", "max_pool2d_scatter"]
+
+_CALLS: dict = {}  # (primitive, operand shape and dtype, params) -> call
+
+
+def max_pool2d(backend, x, out=None, *, kernel_size, stride, padding, dilation):
+    """``(maxima, argmax)`` as NumPy's kernel (``kernels/nn/pooling.py``) gives them."""
+    params = {"kernel_size": kernel_size, "stride": stride, "padding": padding,
+              "dilation": dilation}
+    return _call("max_pool2d", x, params)(backend, (x,), out)
+
+
+def max_pool2d_scatter(backend, g, index, out=None, *, input_size, kernel_size, stride,
+                       padding, dilation):
+    """Each of ``g``'s values added at its window's argmax."""
+    params = {"input_size": input_size, "kernel_size": kernel_size, "stride": stride,
+              "padding": padding, "dilation": dilation}
+    return _call("max_pool2d_scatter", g, params)(backend, (g, index), out)
+
+
+def _call(kind, x, params):
+    key = (kind, x.shape, x.dtype, tuple(params.values()))
+    call = _CALLS.get(key)
+    if call is None:
+        call = _CALLS[key] = _make(kind, x, params)
+    return call
+
+
+def _make(kind, x, params):
+    why = pool_unsupported(kind, x.shape, x.dtype)
+    fn = None
+    if why is None:
+        spec = pool_spec(kind, x.shape, x.dtype, params)
+        fn = function(spec)
+    else:
+        say_once(("pool", why), "%s not generated (%s): the provider below runs it", kind, why)
+    if fn is None:
+        def below(backend, inputs, out):
+            return backend.below_kernel(kind)(backend, *inputs, out=out, **params)
+        return below
+    n, c = x.shape[:2]
+    image, pooled = (n * c,) + spec.size, (n * c,) + spec.pooled
+    x_shape, y_shape = (n, c) + spec.size, (n, c) + spec.pooled
+
+    if kind == "max_pool2d":
+        def run(backend, inputs, out):
+            y, index = out if out is not None else (None, None)
+            y_to, index_to = _target(backend, y, y_shape, x.dtype), \
+                _target(backend, index, y_shape, np.int64)
+            fn(compact(inputs[0], image), y_to.reshape(pooled), index_to.reshape(pooled))
+            return _written(y, y_to), _written(index, index_to)
+        return run
+
+    def scatter(backend, inputs, out):
+        dx = _target(backend, out, x_shape, x.dtype)
+        fn(compact(inputs[0], pooled), compact(inputs[1], pooled), dx.reshape(image))
+        return _written(out, dx)
+    return scatter
+
+
+def _target(backend, out, shape, dtype):
+    """Where the function writes: ``out`` when it is a compact array it can write (TVM's
+    FFI takes no other), else a pool buffer."""
+    if out is not None and out.flags.c_contiguous and out.flags.writeable:
+        return out
+    return backend.allocate(shape, dtype)
+
+
+def _written(out, target):
+    """The result: ``out`` (given ``target``'s values), or ``target`` when none was asked."""
+    if out is None or out is target:
+        return target
+    np.copyto(out, target)
+    return out
+
+
+def forget() -> None:
+    """Drop every call made (tests)."""
+    _CALLS.clear()

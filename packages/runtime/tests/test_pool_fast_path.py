@@ -65,12 +65,23 @@ def test_a_request_of_another_size_or_region_does_not_take_the_freed_extent():
     b = p.allocate((8,), np.float32)
     b_extent = owner_of(b).extent
     del b
-    x = p.allocate((32,), np.float32)       # 128 B: a miss, so the freed 64 B is coalesced
-    s = p.stats()
+    x = p.allocate((32,), np.float32)       # 128 B: a miss the free extents serve, so
+    s = p.stats()                           # the freed 64 B stays cached for its size
     assert (s.in_use, s.live, s.regions["common"].in_use) == (192, 2, 128)
-    assert owner_of(x).extent.offset == b_extent.offset     # best fit over the merged space
+    assert owner_of(x).extent.offset != b_extent.offset
     y = p.allocate((8,), np.float32)
-    assert owner_of(y).extent.offset >= 128 and p.stats().in_use == 256
+    assert owner_of(y).extent.offset == b_extent.offset and p.stats().in_use == 256
+
+
+def test_a_miss_coalesces_the_cached_extents_before_growing():
+    """The cached extents go back to the free extents (merged) only when those cannot
+    serve a request: then no new block is opened where the cached ones would do."""
+    p = pool()
+    a, b = p.allocate((1 << 17,), np.float32), p.allocate((1 << 17,), np.float32)
+    del a, b                                # the whole 1 MiB block, cached in two halves
+    c = p.allocate((1 << 18,), np.float32)  # 1 MiB: a miss the free extents cannot serve
+    s = p.stats()
+    assert (s.blocks, s.in_use) == (1, 1 << 20) and owner_of(c).extent.offset == 0
 
 
 def test_poison_is_written_when_the_last_view_dies():

@@ -198,8 +198,14 @@ class MemoryPool:
                     region.allocations += 1
                     region.live += 1
                 else:
-                    self._flush_cache()
-                    extent = self._place(size, persistent)
+                    # the cached extents are coalesced back (a flush) only when the free
+                    # extents cannot serve: a flush on every miss left a step's
+                    # allocations missing the cache one after another (91 % of the main
+                    # job's went the slow way)
+                    extent = self._take(size, persistent)
+                    if extent is None:
+                        self._flush_cache()
+                        extent = self._place(size, persistent)
                 self._in_use += size
                 if self._in_use > self._peak:
                     self._peak = self._in_use
@@ -234,6 +240,17 @@ class MemoryPool:
         owner = owner_of(array)
         return owner is not None and owner.pool is self and owner.alive
 
+    def _take(self, size: int, persistent: bool) -> Extent | None:
+        """``size`` bytes from the free extents of the request's own region, or None."""
+        region = self._regions["persistent" if persistent else "common"]
+        hit = region.take(size)
+        return None if hit is None else self._extent(region, hit, size)
+
+    def _extent(self, region, hit, size: int) -> Extent:
+        block, offset = hit
+        return Extent(region, block, offset, size, -size if region.name == "persistent"
+                      else size, block.raw, block.start + offset)
+
     def _place(self, size: int, persistent: bool) -> Extent:
         home = self._regions["persistent" if persistent else "common"]
         hit, region = home.take(size), home
@@ -246,9 +263,7 @@ class MemoryPool:
             home.add_block(self._new_block(home.name, size))
             self._peak_reserved = max(self._peak_reserved, self._reserved())
             hit = home.take(size)
-        block, offset = hit
-        return Extent(region, block, offset, size, -size if region.name == "persistent"
-                      else size, block.raw, block.start + offset)
+        return self._extent(region, hit, size)
 
     def _new_block(self, region: str, size: int) -> Block:
         cap = self.max_memory

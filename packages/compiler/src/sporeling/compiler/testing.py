@@ -17,7 +17,7 @@ import numpy as np
 from sporeling.core import PluginHost, SporelingError, dtypes, impl, set_plugin_host
 
 from .autodiff import vjp
-from .core.core_set import CORE_PRIMITIVES
+from .core.core_set import core_primitives
 
 __all__ = ["check_grads", "GradientCheckError", "core_only_backend"]
 
@@ -25,12 +25,13 @@ __all__ = ["check_grads", "GradientCheckError", "core_only_backend"]
 @contextlib.contextmanager
 def core_only_backend(name: str = "core_only", device_target: str = "CORE_ONLY") -> Iterator:
     """Inside the block, a backend ``name`` (device target ``device_target``) with NumPy's
-    kernels for the core set only (:data:`~.core.core_set.CORE_PRIMITIVES`) is installed
+    kernels for the core set only (:func:`~.core.core_set.core_primitives`) is installed
     beside every other plugin; yields it. Lowering for it decomposes everything else, as
     for a new backend that implements just the core set."""
     from sporeling.runtime import NumpyBackend, get_backend
     from sporeling.runtime.kernels import NUMPY_KERNEL_MEMORY, NUMPY_KERNELS
 
+    core = core_primitives()  # read before this host replaces the current one
     backend_class = type("CoreOnlyBackend", (NumpyBackend,),
                          {"name": name, "device_target": device_target})
     plugin = types.ModuleType(f"{name}_plugin")
@@ -39,7 +40,7 @@ def core_only_backend(name: str = "core_only", device_target: str = "CORE_ONLY")
         backends.add(name, backend_class)
 
     def sporeling_add_kernels(kernels):
-        for primitive in CORE_PRIMITIVES:
+        for primitive in core:
             kernels.add_kernel(name, primitive, NUMPY_KERNELS[primitive],
                                memory=NUMPY_KERNEL_MEMORY[primitive])
 

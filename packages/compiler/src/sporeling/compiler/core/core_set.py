@@ -1,4 +1,5 @@
-"""The core set: the primitives a new backend implements itself.
+"""The core set: the primitives a new backend implements itself, each declared so on its
+record (the ``core`` trait).
 
 Every other primitive either has a decomposition on its record (``prim.def_decomposition``:
 softmax, the activations and their gradient kernels, normalisation, cross entropy, the fused
@@ -15,37 +16,21 @@ decomposition.
 """
 from __future__ import annotations
 
-__all__ = ["CORE_PRIMITIVES", "is_core"]
+from .primitive import Primitive, primitives
 
-CORE_PRIMITIVES: frozenset[str] = frozenset({
-    # elementwise arithmetic
-    "neg", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "abs", "sign", "floor",
-    "ceil", "round", "floordiv", "mod",
-    # elementwise functions
-    "exp", "log", "expm1", "log1p", "sqrt", "sin", "cos", "tanh", "erf", "atan2",
-    # comparisons, logic, selection, conversion
-    "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "logical_and",
-    "logical_or", "logical_xor", "logical_not", "isnan", "isinf", "isfinite", "where", "cast",
-    # reductions
-    "sum", "max", "min", "prod", "all", "any", "argmax", "argmin", "cumsum",
-    # linear algebra
-    "matmul",
-    # shapes
-    "reshape", "transpose", "broadcast_to", "concat", "split", "slice", "getitem", "pad",
-    "flip",
-    # gather and scatter
-    "gather", "take_along_axis", "scatter_add", "add_at", "argsort",
-    # convolution and pooling
-    "conv2d", "conv_transpose2d", "conv2d_weight_grad", "max_pool2d", "max_pool2d_scatter",
-    "max_pool2d_gather", "avg_pool2d", "avg_pool2d_transpose",
-    # random draws (a backend's own generator; a decomposition could not match the stream)
-    "rng_seed", "uniform", "normal", "bernoulli", "randint", "permutation", "dropout",
-    # writing a Parameter
-    "assign",
-})
-"""Names of the primitives every backend implements (see the module doc)."""
+__all__ = ["core_primitives", "is_core"]
+
+
+def core_primitives() -> frozenset[str]:
+    """Names of the primitives every backend implements: those whose record says
+    ``core=True`` where they are defined (``Primitive("add", core=True)``), among every
+    installed plugin's."""
+    return frozenset(name for name, prim in primitives().items() if prim.core)
 
 
 def is_core(primitive) -> bool:
-    """Whether ``primitive`` (a name or a :class:`Primitive`) is in the core set."""
-    return getattr(primitive, "name", primitive) in CORE_PRIMITIVES
+    """Whether ``primitive`` (a :class:`Primitive`, or the name of a registered one) is in
+    the core set."""
+    if not isinstance(primitive, Primitive):
+        primitive = primitives().get(primitive)
+    return primitive is not None and primitive.core

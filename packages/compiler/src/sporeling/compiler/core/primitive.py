@@ -62,13 +62,16 @@ class Primitive:
     * ``fresh_per_run``: bound without operands, every application is a new value
       (``rng_seed``): :func:`bind` gives it to the innermost trace -- an equation run on
       every execution of the graph -- instead of computing it once while tracing.
+    * ``core``: in the core set, the primitives every backend implements itself (see
+      :mod:`.core_set`); any other has a decomposition into them, or is an extension a
+      backend may add.
 
     How it runs where a backend has no kernel for it, in the order lowering tries them:
     ``lowering`` (``def_lowering``: a kernel built from the equation, e.g. control flow
     running sub-programs), the backend's kernel, ``impl`` (``def_impl``: Python run in
     place of a kernel), ``decomposition`` (``def_decomposition``: the primitive written
-    with other primitives, traced into the graph; see :mod:`.core_set` for the primitives a
-    backend must implement itself).
+    with other primitives, traced into the graph; a ``core`` primitive has none: every
+    backend implements it).
 
     What a kernel does with memory (writes ``out=``, works in place, returns a view) is
     the backend's to say, where the kernel is registered.
@@ -76,12 +79,14 @@ class Primitive:
 
     __slots__ = ("name", "multiple_results", "differentiable", "abstract_eval", "doc", "impl",
                  "module", "elementwise", "fusible", "amp", "nondeterministic", "batching",
-                 "sharding", "backward", "fresh_per_run", "lowering", "decomposition")
+                 "sharding", "backward", "fresh_per_run", "lowering", "decomposition",
+                 "core")
 
     def __init__(self, name: str, *, multiple_results: bool = False,
                  differentiable: bool = True, doc: str = "", elementwise: bool = False,
                  fusible: bool = False, amp: str | None = None,
-                 nondeterministic: bool = False, fresh_per_run: bool = False):
+                 nondeterministic: bool = False, fresh_per_run: bool = False,
+                 core: bool = False):
         if amp is not None and amp not in AMP_CLASSES:
             raise SporelingError(f"primitive {name!r}: unknown AMP class", op=name,
                                  expected="one of " + ", ".join(AMP_CLASSES) + " or None",
@@ -98,6 +103,7 @@ class Primitive:
         self.elementwise, self.fusible, self.amp = bool(elementwise), bool(fusible), amp
         self.nondeterministic = bool(nondeterministic)
         self.fresh_per_run = bool(fresh_per_run)
+        self.core = bool(core)
         # a Python implementation the eager interpreter runs instead of a backend kernel
         # (control flow: it evaluates sub-graphs, which no runtime kernel knows)
         self.impl: Callable | None = None

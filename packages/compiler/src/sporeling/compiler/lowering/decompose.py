@@ -1,6 +1,7 @@
 """Decomposition: what a backend has no kernel for, written with what it has.
 
-A backend implements the core set (:data:`~sporeling.compiler.core.core_set.CORE_PRIMITIVES`);
+A backend implements the core set (the primitives declared ``core=True``, see
+:mod:`sporeling.compiler.core.core_set`);
 another primitive lowers on it all the same when its record has a decomposition
 (``prim.def_decomposition(fn)``, ``fn(*inputs, **params)`` written with the functional
 ops). :func:`decompose` traces ``fn`` on the equation's operand shapes and puts the

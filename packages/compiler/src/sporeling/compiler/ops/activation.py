@@ -25,9 +25,10 @@ def _unary(name: str, **traits) -> Primitive:
     return prim
 
 
-(relu_p, leaky_relu_p, tanh_p, sigmoid_p, silu_p, gelu_p) = map(_unary, (
-    "relu", "leaky_relu", "tanh", "sigmoid", "silu", "gelu"))
-softplus_p, erf_p = _unary("softplus", amp="black"), _unary("erf", amp="black")
+(relu_p, leaky_relu_p, sigmoid_p, silu_p, gelu_p) = map(_unary, (
+    "relu", "leaky_relu", "sigmoid", "silu", "gelu"))
+tanh_p = _unary("tanh", core=True)
+softplus_p, erf_p = _unary("softplus", amp="black"), _unary("erf", amp="black", core=True)
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _INV_SQRT_2 = 1.0 / math.sqrt(2.0)

@@ -92,7 +92,7 @@ def repeat(x, repeats: int, axis=None):
 
 
 # ---------------------------------------------------------------- flip, roll
-flip_p = Primitive("flip")
+flip_p = Primitive("flip", core=True)
 roll_p = Primitive("roll")
 flip_p.def_abstract_eval(_unary_aval)
 roll_p.def_abstract_eval(_unary_aval)
@@ -144,7 +144,7 @@ def roll(x, shift, axis=None):
 
 
 # ---------------------------------------------------------------- pad
-pad_p = Primitive("pad")
+pad_p = Primitive("pad", core=True)
 
 
 @pad_p.def_abstract_eval

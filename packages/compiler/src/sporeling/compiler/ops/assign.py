@@ -23,7 +23,7 @@ from ._util import as_operand
 
 __all__ = ["assign", "assign_p"]
 
-assign_p = Primitive("assign")
+assign_p = Primitive("assign", core=True)
 def_nondifferentiable(assign_p)  # an update, not a function of the parameter's value
 
 

@@ -26,7 +26,7 @@ _BOOL = np.dtype(bool)
 # change the answer (isfinite(1e5) is True in float32, False in float16).
 
 def _comparison(name: str) -> Primitive:
-    prim = Primitive(name, elementwise=True,
+    prim = Primitive(name, elementwise=True, core=True,
                      amp=None if name.startswith("logical") else "never")
 
     @prim.def_abstract_eval
@@ -38,7 +38,8 @@ def _comparison(name: str) -> Primitive:
 
 
 def _predicate(name: str) -> Primitive:
-    prim = Primitive(name, elementwise=True, amp=None if name == "logical_not" else "never")
+    prim = Primitive(name, elementwise=True, core=True,
+                     amp=None if name == "logical_not" else "never")
     prim.def_abstract_eval(lambda x: Aval(tuple(x.shape), _BOOL))
     def_nondifferentiable(prim)
     return prim
@@ -93,7 +94,7 @@ def isfinite(x):
     return bind(isfinite_p, as_operand(x))
 
 
-where_p = Primitive("where", elementwise=True, fusible=True, amp="promote")
+where_p = Primitive("where", core=True, elementwise=True, fusible=True, amp="promote")
 
 
 @where_p.def_abstract_eval

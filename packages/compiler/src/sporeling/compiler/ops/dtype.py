@@ -8,7 +8,7 @@ from ._util import as_operand
 
 __all__ = ["cast"]
 
-cast_p = Primitive("cast", elementwise=True, fusible=True, amp="never")
+cast_p = Primitive("cast", core=True, elementwise=True, fusible=True, amp="never")
 
 
 @cast_p.def_abstract_eval

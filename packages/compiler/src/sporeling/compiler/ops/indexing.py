@@ -178,9 +178,9 @@ def encode_index(key) -> tuple[tuple, list]:
 
 
 # ---------------------------------------------------------------- slice, getitem, add_at
-slice_p = Primitive("slice")
-getitem_p = Primitive("getitem")
-add_at_p = Primitive("add_at", amp="promote")
+slice_p = Primitive("slice", core=True)
+getitem_p = Primitive("getitem", core=True)
+add_at_p = Primitive("add_at", core=True, amp="promote")
 
 
 @slice_p.def_abstract_eval
@@ -344,9 +344,9 @@ def set_at(x, key, value):
 
 
 # ---------------------------------------------------------------- gather and scatter
-gather_p = Primitive("gather")
-take_along_axis_p = Primitive("take_along_axis")
-scatter_add_p = Primitive("scatter_add", amp="promote")
+gather_p = Primitive("gather", core=True)
+take_along_axis_p = Primitive("take_along_axis", core=True)
+scatter_add_p = Primitive("scatter_add", core=True, amp="promote")
 
 
 @gather_p.def_abstract_eval

@@ -22,7 +22,7 @@ from ._util import as_operand, broadcast_shapes, check_int, promote, same_dtype,
 
 __all__ = ["matmul", "einsum", "outer", "tril", "triu"]
 
-matmul_p = Primitive("matmul", amp="white")  # contractions: 16-bit in, float32 sums
+matmul_p = Primitive("matmul", core=True, amp="white")  # contractions: 16-bit in, float32 sums
 
 
 @matmul_p.def_abstract_eval

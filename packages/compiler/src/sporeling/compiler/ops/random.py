@@ -42,11 +42,11 @@ __all__ = ["uniform", "normal", "bernoulli", "randint", "permutation", "draw_see
 # no operands, so two of them look equal), never recast by AMP; a seed bound inside a trace
 # is an equation drawing anew on every run (fresh_per_run), not a constant of the graph
 rng_seed_p = Primitive("rng_seed", doc="the next int64 seed of the 'ops' random stream",
-                       nondeterministic=True, fresh_per_run=True)
+                       nondeterministic=True, fresh_per_run=True, core=True)
 uniform_p, normal_p, randint_p, permutation_p = (
-    Primitive(n, amp="never", nondeterministic=True)
+    Primitive(n, amp="never", nondeterministic=True, core=True)
     for n in ("uniform", "normal", "randint", "permutation"))
-bernoulli_p = Primitive("bernoulli", amp="never", nondeterministic=True)
+bernoulli_p = Primitive("bernoulli", core=True, amp="never", nondeterministic=True)
 def_nondifferentiable(rng_seed_p, uniform_p, normal_p, randint_p, permutation_p, bernoulli_p)
 rng_seed_p.def_abstract_eval(lambda: Aval((), dtypes.int64))
 

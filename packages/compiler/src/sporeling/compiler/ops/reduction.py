@@ -41,8 +41,9 @@ def _reduced_shape(shape, axes, keepdims):
     return tuple(n for i, n in enumerate(shape) if i not in axes)
 
 
-def _reduction(name: str, dtype=None, differentiable: bool = True, amp=None) -> Primitive:
-    prim = Primitive(name, amp=amp)
+def _reduction(name: str, dtype=None, differentiable: bool = True, amp=None,
+               core: bool = False) -> Primitive:
+    prim = Primitive(name, amp=amp, core=core)
 
     @prim.def_abstract_eval
     def rule(x, *, axis, keepdims, **params):
@@ -54,10 +55,11 @@ def _reduction(name: str, dtype=None, differentiable: bool = True, amp=None) -> 
 
 
 # sums, means, products and norms accumulate error 16 bits do not hold: float32 under AMP
-sum_p, mean_p, prod_p, logsumexp_p, var_p, std_p, norm_p = (_reduction(n, amp="black") for n in (
-    "sum", "mean", "prod", "logsumexp", "var", "std", "norm"))
-max_p, min_p = _reduction("max"), _reduction("min")
-all_p, any_p = _reduction("all", _BOOL, False), _reduction("any", _BOOL, False)
+sum_p, prod_p = (_reduction(n, amp="black", core=True) for n in ("sum", "prod"))
+mean_p, logsumexp_p, var_p, std_p, norm_p = (_reduction(n, amp="black") for n in (
+    "mean", "logsumexp", "var", "std", "norm"))
+max_p, min_p = _reduction("max", core=True), _reduction("min", core=True)
+all_p, any_p = (_reduction(n, _BOOL, False, core=True) for n in ("all", "any"))
 
 
 def _accumulator(x):
@@ -230,7 +232,8 @@ def _norm_bwd(ct, x, *, out, axis, keepdims, ord):
 # ---- argmax / argmin ---------------------------------------------------------------------
 
 def _arg_reduction(name: str) -> Primitive:
-    prim = Primitive(name, amp="never")  # a 16-bit copy may tie values and move the index
+    # amp: a 16-bit copy may tie values and move the index
+    prim = Primitive(name, amp="never", core=True)
 
     @prim.def_abstract_eval
     def rule(x, *, axis, keepdims):
@@ -267,7 +270,7 @@ def argmin(x, axis=None, keepdims=False):
 
 # ---- cumsum ------------------------------------------------------------------------------
 
-cumsum_p = Primitive("cumsum", amp="black")
+cumsum_p = Primitive("cumsum", core=True, amp="black")
 
 
 @cumsum_p.def_abstract_eval

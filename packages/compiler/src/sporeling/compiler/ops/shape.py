@@ -40,9 +40,9 @@ def _unary_aval(x, **params):
 
 
 # ---------------------------------------------------------------- reshape, broadcast, transpose
-reshape_p = Primitive("reshape")
-broadcast_to_p = Primitive("broadcast_to", fusible=True)  # a view, fused as a read
-transpose_p = Primitive("transpose")
+reshape_p = Primitive("reshape", core=True)
+broadcast_to_p = Primitive("broadcast_to", core=True, fusible=True)  # a view, fused as a read
+transpose_p = Primitive("transpose", core=True)
 
 
 def _resolve_shape(op: str, shape, size: int, target) -> tuple[int, ...]:
@@ -176,8 +176,8 @@ def squeeze(x, axis=None):
 
 
 # ---------------------------------------------------------------- concat, stack, split
-concat_p = Primitive("concat", amp="promote")
-split_p = Primitive("split", multiple_results=True)
+concat_p = Primitive("concat", core=True, amp="promote")
+split_p = Primitive("split", core=True, multiple_results=True)
 
 
 @concat_p.def_abstract_eval

@@ -24,7 +24,7 @@ from .shape import normalize_axis
 
 __all__ = ["argsort", "sort", "topk"]
 
-argsort_p = Primitive("argsort")
+argsort_p = Primitive("argsort", core=True)
 _INT64 = np.dtype(np.int64)
 
 

@@ -23,9 +23,9 @@ from ._params import check_ndim, conv_padding, pair, window_output
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
 
-conv2d_p = Primitive("conv2d", amp="white")  # contractions: 16-bit in, float32 sums
-conv_transpose2d_p = Primitive("conv_transpose2d", amp="white")
-conv2d_weight_grad_p = Primitive("conv2d_weight_grad", amp="white")
+conv2d_p = Primitive("conv2d", core=True, amp="white")  # contractions: 16-bit in, float32 sums
+conv_transpose2d_p = Primitive("conv_transpose2d", core=True, amp="white")
+conv2d_weight_grad_p = Primitive("conv2d_weight_grad", core=True, amp="white")
 
 
 def _check_groups(op, channels, out_channels, groups, x_shape, w_shape):

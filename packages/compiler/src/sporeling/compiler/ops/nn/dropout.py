@@ -15,7 +15,7 @@ from ..random import check_seed, refuse_batched_seed, seed_operand
 
 __all__ = ["dropout"]
 
-dropout_p = Primitive("dropout", amp="never", nondeterministic=True)
+dropout_p = Primitive("dropout", core=True, amp="never", nondeterministic=True)
 
 
 @dropout_p.def_abstract_eval

@@ -21,11 +21,11 @@ from ._params import check_ndim, pair, pool_padding, window_output
 
 __all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
 
-max_pool2d_p = Primitive("max_pool2d", multiple_results=True)
-max_pool2d_scatter_p = Primitive("max_pool2d_scatter")
-max_pool2d_gather_p = Primitive("max_pool2d_gather")
-avg_pool2d_p = Primitive("avg_pool2d")
-avg_pool2d_transpose_p = Primitive("avg_pool2d_transpose")
+max_pool2d_p = Primitive("max_pool2d", core=True, multiple_results=True)
+max_pool2d_scatter_p = Primitive("max_pool2d_scatter", core=True)
+max_pool2d_gather_p = Primitive("max_pool2d_gather", core=True)
+avg_pool2d_p = Primitive("avg_pool2d", core=True)
+avg_pool2d_transpose_p = Primitive("avg_pool2d_transpose", core=True)
 
 
 def _pooled_shape(op, x, kernel_size, stride, padding, dilation=(1, 1)):

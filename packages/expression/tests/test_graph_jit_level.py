@@ -81,3 +81,13 @@ def test_changing_a_level_drops_the_graphs_compiled_at_the_other():
     assert cache.compile_count == 2 and not _fused(cache)
     with pytest.raises(SporelingError, match="O0 or O1 or O2"):
         cache.set_jit_level("fast")
+
+
+def test_explain_reports_the_latest_compiled_program():
+    f = sx.jit(chain, jit_level="O1")
+    with pytest.raises(SporelingError, match="nothing compiled yet"):
+        f.explain()
+    f(X)
+    report = f.explain()
+    assert report.startswith("program chain: jit_level O1, lowered on")
+    assert "fused: 1 elementwise chain" in report and "(mul, add, exp)" in report

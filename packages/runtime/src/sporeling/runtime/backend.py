@@ -79,6 +79,12 @@ class Backend(abc.ABC):
         hand a primitive to another provider; see ``stacked_backend``)."""
         return self.name
 
+    def explain_call(self, primitive: str, params: dict, specs) -> str:
+        """Who runs a call of ``primitive`` with ``params`` on operands of these ``(shape,
+        dtype)`` pairs, for a compiled program's report (``jit(f).explain()``): the
+        provider's name; a code-generating backend says whether it generated the call."""
+        return self.provider(primitive)
+
     def kernel_memory(self, primitive: str) -> KernelMemory:
         """What this backend's kernel for ``primitive`` declared about memory (the
         compiler plans buffers from it); ``opaque`` when undeclared."""

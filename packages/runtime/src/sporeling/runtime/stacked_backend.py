@@ -58,15 +58,20 @@ class StackedBackend(NumpyBackend):
                 return name
         return self.name  # none: Backend.kernel names what is missing
 
+    def below_provider(self, primitive: str) -> str:
+        """The name of the backend below this one whose kernel would run ``primitive``."""
+        kernels = get_kernels()
+        for name in self.chain()[1:]:
+            if kernels.lookup(name, primitive) is not None:
+                return name
+        return self.name
+
     def below_kernel(self, primitive: str):
         """The kernel the providers below this backend's own would run for ``primitive``
         (a kernel of its own hands a call it declines to it)."""
-        kernels = get_kernels()
-        for name in self.chain()[1:]:
-            fn = kernels.lookup(name, primitive)
-            if fn is not None:
-                return fn
-        return super().kernel(primitive)
+        name = self.below_provider(primitive)
+        return get_kernels().lookup(name, primitive) if name != self.name \
+            else super().kernel(primitive)
 
     def kernel(self, primitive: str):
         owner = self.provider(primitive)

@@ -40,18 +40,37 @@ class TvmBackend(StackedBackend):
         about to run: ``calls`` are ``(primitive, params, input (shape, dtype) pairs)``,
         one per instruction."""
         from .kernels import compile_chains
-        from .pooling import POOL_KINDS, pool_spec, pool_unsupported
-        from .rnn import rnn_spec, rnn_unsupported
-        chains = []
-        for name, params, specs in calls:
-            specs = tuple((tuple(s), np.dtype(d).str) for s, d in specs)
-            if name == "fused_elementwise":
-                chains.append((params["expr"], specs))
-            elif name == "fused_reduce":
-                chains.append((params["expr"], specs, params["axis"], params["reduce"]))
-            elif name in _RNN and rnn_unsupported(name, params, specs) is None:
-                chains.append(rnn_spec(name, specs, params))
-            elif name in POOL_KINDS and pool_unsupported(name, *specs[0]) is None:
-                chains.append(pool_spec(name, *specs[0], params))
+        chains = [chain for chain in (_chain(*call) for call in calls) if chain is not None]
         if chains:
             compile_chains(chains)
+
+    def explain_call(self, primitive: str, params: dict, specs) -> str:
+        """``"tvm: generated"`` for what runs as a generated function, else who runs it
+        (and why not generated, where TVM would have)."""
+        from .kernels import function, why_not_generated
+        chain = _chain(primitive, params, specs)
+        if chain is None:
+            why = why_not_generated(primitive, params, specs)
+            below = super().explain_call(primitive, params, specs)
+            return below if why is None else f"{below} (not generated: {why})"
+        if function(chain) is None:
+            return f"{self.below_provider(primitive)} (not generated: " \
+                   f"{why_not_generated(primitive, params, specs) or 'TVM failed on it'})"
+        return f"{self.name}: generated"
+
+
+def _chain(name: str, params: dict, specs):
+    """What :func:`~.kernels.compile_chains` compiles for a call of ``name`` on operands
+    of these ``(shape, dtype)``, or None: no generated function serves it."""
+    from .pooling import POOL_KINDS, pool_spec, pool_unsupported
+    from .rnn import rnn_spec, rnn_unsupported
+    specs = tuple((tuple(s), np.dtype(d).str) for s, d in specs)
+    if name == "fused_elementwise":
+        return params["expr"], specs
+    if name == "fused_reduce":
+        return params["expr"], specs, params["axis"], params["reduce"]
+    if name in _RNN and rnn_unsupported(name, params, specs) is None:
+        return rnn_spec(name, specs, params)
+    if name in POOL_KINDS and pool_unsupported(name, *specs[0]) is None:
+        return pool_spec(name, *specs[0], params)
+    return None

@@ -19,7 +19,7 @@ from sporeling.core import paths
 
 from .target import cpu_identity, ffi
 
-__all__ = ["load_or_build", "cache_dir"]
+__all__ = ["load_or_build", "cache_dir", "key"]
 
 log = logging.getLogger("sporeling.tvm")
 FORMAT = 5  # bump when the generated code changes for the same chains
@@ -29,7 +29,8 @@ def cache_dir() -> str:
     return paths.cache_dir("tvm")
 
 
-def _key(chains) -> str:
+def key(chains) -> str:
+    """The file name (without ``.so``) of ``chains``' module."""
     digest = hashlib.sha256()
     for part in (FORMAT, cpu_identity(), repr(chains)):
         digest.update(repr(part).encode())
@@ -43,7 +44,7 @@ def _compiler() -> bool:
 def load_or_build(chains, build):
     """The module for ``chains`` (what keys it: whatever determines its code): from the
     disk cache, or ``build()`` (then cached)."""
-    path = os.path.join(cache_dir(), _key(chains) + ".so")
+    path = os.path.join(cache_dir(), key(chains) + ".so")
     if os.path.exists(path):
         try:
             return ffi().load_module(path)

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import logging
 import threading
+from pathlib import Path
 
 import numpy as np
+
+from sporeling.compiler.passes import dump_dir
 
 from . import cache
 from .elementwise import collapsed, prim_func, unsupported
@@ -25,7 +28,7 @@ from .target import target, tvm
 from .tir_text import Generated
 
 __all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "function", "compact",
-           "forget", "say_once"]
+           "why_not_generated", "forget", "say_once"]
 
 log = logging.getLogger("sporeling.tvm")
 _COMPILED: dict = {}  # (expr, input specs) -> TVM function, or None: the provider below
@@ -43,8 +46,7 @@ def compile_chains(chains) -> None:
     or ``(expr, input specs, axis, "sum" | "mean")`` of a reduction, or the spec of a
     function written as TVMScript text (:class:`~.tir_text.Generated`: a recurrent network's
     :class:`~.rnn.RnnSpec`, a pooling's :class:`~.pooling.PoolSpec`)."""
-    chains = [chain if _reduction(chain) or isinstance(chain, Generated) else collapsed(*chain)
-              for chain in chains]
+    chains = [_normal(chain) for chain in chains]
     with _LOCK:
         wanted = []
         for chain in dict.fromkeys(c for c in chains if c not in _COMPILED):
@@ -64,6 +66,11 @@ def compile_chains(chains) -> None:
                                 "runs it")
 
 
+def _normal(chain):
+    """``chain`` as compiled functions are keyed: an elementwise chain collapsed."""
+    return chain if _reduction(chain) or isinstance(chain, Generated) else collapsed(*chain)
+
+
 def _reduction(chain) -> bool:
     """A reduction's ``(expr, specs, axis, reduce)``, not a chain's ``(expr, specs)``."""
     return isinstance(chain, tuple) and len(chain) == 4
@@ -81,15 +88,23 @@ def _load(chains: list) -> bool:
     process loads it through TVM's FFI alone) or generate and compile it, into
     _COMPILED; whether that worked."""
     names = {f"chain{k}": chain for k, chain in enumerate(chains)}
+    functions: dict = {}
+
+    def build():
+        functions.update((name, _prim_func(chain)) for name, chain in names.items())
+        return _build(functions)
+    dump = dump_dir()
     try:
         # a function written as text is keyed by its text: its spec alone would find a
         # module an earlier version of the generator wrote
         key = [c.source() if isinstance(c, Generated) else c for c in chains]
-        library = cache.load_or_build(key, lambda: _build(
-            {name: _prim_func(chain) for name, chain in names.items()}))
+        # dumping: compiled anew, so that there is LLVM to write
+        library = build() if dump is not None else cache.load_or_build(key, build)
     except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
         log.info("TVM failed on a module of %d chains (%s)", len(chains), error)
         return False
+    if dump is not None:
+        _dump(dump, cache.key(key), functions, library)
     for name, chain in names.items():
         _COMPILED[chain] = library[name]
     return True
@@ -101,8 +116,40 @@ def _build(functions):
     return tvm().compile(module, target=target())
 
 
+def _dump(root, key: str, functions: dict, library) -> None:
+    """``SPORELING_DUMP``: the module's TensorIR and LLVM as ``root/tvm/<key>.tir`` and
+    ``.ll`` (a write that fails is said in the log, and compiling goes on)."""
+    try:
+        folder = Path(root) / "tvm"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{key}.tir").write_text("\n\n".join(
+            f"# {name}\n{f.script()}" for name, f in functions.items()) + "\n")
+        (folder / f"{key}.ll").write_text(library.mod.inspect_source("ll"))
+    except OSError as error:
+        log.warning("could not write the generated code to %s (%s)", root, error)
+
+
+def why_not_generated(primitive: str, params: dict, specs) -> str | None:
+    """Why a call of ``primitive`` on operands of these ``(shape, dtype)`` gets no
+    generated function, where TVM generates that primitive (None: it does, or TVM
+    generates no such primitive)."""
+    from .pooling import POOL_KINDS, pool_unsupported
+    from .rnn import rnn_unsupported
+    specs = tuple((tuple(s), np.dtype(d).str) for s, d in specs)
+    if primitive == "fused_elementwise":
+        return unsupported(*collapsed(params["expr"], specs))
+    if primitive == "fused_reduce":
+        return reduce_unsupported(params["expr"], specs, params["axis"])
+    if primitive in ("lstm", "lstm_grad", "gru", "gru_grad"):
+        return rnn_unsupported(primitive, params, specs)
+    if primitive in POOL_KINDS:
+        return pool_unsupported(primitive, *specs[0])
+    return None
+
+
 def function(chain):
     """The compiled function of ``chain`` (compiled now if new), or None: not generated."""
+    chain = _normal(chain)
     fn = _COMPILED.get(chain, False)
     if fn is False:
         compile_chains([chain])

@@ -23,11 +23,11 @@ from .builtin import BUILTIN_PASSES
 from .cse import is_nondeterministic
 from .freeze import freeze_inputs
 from .fused import expand, fused_call, fused_elementwise_p
-from .manager import DUMP_ENV, optimize, registered_passes
+from .manager import DUMP_ENV, dump_dir, optimize, registered_passes
 from .recompute import values_live_across
 from .rewrite import Rewriter, map_subgraphs, rewrite, rewrite_pass
 
 __all__ = ["LEVELS", "STAGES", "Pass", "PassContext", "PassRegistry", "BUILTIN_PASSES",
            "is_nondeterministic", "freeze_inputs", "expand", "fused_call",
-           "fused_elementwise_p", "DUMP_ENV", "optimize", "registered_passes",
+           "fused_elementwise_p", "DUMP_ENV", "dump_dir", "optimize", "registered_passes",
            "values_live_across", "Rewriter", "map_subgraphs", "rewrite", "rewrite_pass"]

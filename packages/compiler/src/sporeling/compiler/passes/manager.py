@@ -5,9 +5,11 @@ Stages run in the order of :data:`~.base.STAGES`; within one, passes run by ``or
 exposes a common subexpression...). The graph is verified at the end, and after every pass
 when ``verify_each`` is true (default: the ``SPORELING_VERIFY_IR=1`` environment variable).
 
-``SPORELING_DUMP_IR=dir`` (or ``set_context(save_graphs=dir)``; ``True`` means
-``./sporeling_ir``) writes the IR text before and after each pass that runs, as
-``dir/<k>_<graph>/<n>_<pass>_before.ir`` and ``..._after.ir``.
+``SPORELING_DUMP=dir`` (or ``SPORELING_DUMP_IR=dir``, which wins; or
+``set_context(save_graphs=dir)``; ``True`` means ``./sporeling_ir``) writes the IR text
+before and after each pass that runs, as ``dir/<k>_<graph>/<n>_<pass>_before.ir`` and
+``..._after.ir``; a code-generating backend writes what it generates there too (the TVM
+backend: TensorIR and LLVM, under ``dir/tvm/``).
 
     >>> import numpy as np
     >>> from sporeling.compiler import ops
@@ -31,9 +33,11 @@ from sporeling.core import ContextError, SporelingError, get_context, get_plugin
 from ..ir import Graph, IRError, graph_to_text, verify
 from .base import LEVELS, STAGES, Pass, PassContext, PassRegistry
 
-__all__ = ["optimize", "registered_passes", "DUMP_ENV", "VERIFY_ENV", "DEFAULT_DUMP_DIR"]
+__all__ = ["optimize", "registered_passes", "dump_dir", "DUMP_ENV", "VERIFY_ENV",
+           "DEFAULT_DUMP_DIR"]
 
 DUMP_ENV = "SPORELING_DUMP_IR"
+DUMP_ALL_ENV = "SPORELING_DUMP"  # the IR and what backends generate from it
 VERIFY_ENV = "SPORELING_VERIFY_IR"
 DEFAULT_DUMP_DIR = "sporeling_ir"
 _MAX_ROUNDS = 4
@@ -54,8 +58,10 @@ def _context(key: str, default):
         return default
 
 
-def _dump_dir() -> Path | None:
-    env = os.environ.get(DUMP_ENV)
+def dump_dir() -> Path | None:
+    """Where compilation writes what it made (None: nowhere): ``SPORELING_DUMP_IR``,
+    ``SPORELING_DUMP`` or the ``save_graphs`` context key."""
+    env = os.environ.get(DUMP_ENV) or os.environ.get(DUMP_ALL_ENV)
     if env:
         return Path(env)
     setting = _context("save_graphs", False)
@@ -117,7 +123,7 @@ def optimize(graph: Graph, level: str | None = None, name: str | None = None, *,
         ctx.backend = backend
     ctx.options.setdefault("recompute", _context("recompute", False))
     check = os.environ.get(VERIFY_ENV, "") == "1" if verify_each is None else verify_each
-    dumper = _Dumper(_dump_dir(), name or graph.name)
+    dumper = _Dumper(dump_dir(), name or graph.name)
     for stage in STAGES:
         selected = [p for p in registry.in_stage(stage)
                     if p.applies(ctx) and (only is None or p.name in only)]

@@ -82,6 +82,22 @@ class JitFunction:
     last_executable = property(lambda self: self._cache.last_executable,
                                doc="The executable of the latest call.")
 
+    def explain(self) -> str:
+        """What the latest call's compiled program does: which equations fused, which
+        calls run generated code, which a library's or NumPy's kernel, what was not
+        generated and why; one line per call with its shapes and source line (see
+        :func:`sporeling.compiler.explain.explain`). ``print(f.explain())``."""
+        executable = self.last_executable
+        if executable is None:
+            from sporeling.core import SporelingError
+            raise SporelingError("nothing compiled yet", op="explain",
+                                 expected="a jit function called at least once",
+                                 got=f"{self!r}, never called",
+                                 hint="call the function once, then explain()")
+        from sporeling.compiler.explain import explain
+        from sporeling.core import get_context
+        return explain(executable, self.jit_level or get_context("jit_level"))
+
     def compile_cache_info(self) -> dict:
         """``{"compile_count", "entries", "compile_seconds"}``."""
         return self._cache.info()

@@ -158,8 +158,9 @@ def function(chain):
 
 
 def forget() -> None:
-    """Drop every compiled chain (tests)."""
+    """Drop every compiled chain, and forget what was said once (tests)."""
     _COMPILED.clear()
+    _SAID.clear()
     _CALLS.clear()
     _REDUCE_CALLS.clear()
     from . import pool_kernel, rnn_kernel

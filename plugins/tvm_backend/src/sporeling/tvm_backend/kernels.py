@@ -28,7 +28,7 @@ from .target import target, tvm
 from .tir_text import Generated
 
 __all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "function", "compact",
-           "why_not_generated", "forget", "say_once"]
+           "why_not_generated", "generated", "below_call", "forget", "say_once"]
 
 log = logging.getLogger("sporeling.tvm")
 _COMPILED: dict = {}  # (expr, input specs) -> TVM function, or None: the provider below
@@ -129,6 +129,24 @@ def _dump(root, key: str, functions: dict, library) -> None:
         log.warning("could not write the generated code to %s (%s)", root, error)
 
 
+def generated(kind: str, why: str | None, make_spec) -> tuple:
+    """``(spec, function)`` for a call of primitive ``kind``: ``make_spec()`` and its
+    compiled function, or ``(None, None)`` where ``why`` says it is not generated (said
+    once in the log); the function is None too where TVM failed on it."""
+    if why is not None:
+        say_once((kind, why), "%s not generated (%s): the provider below runs it", kind, why)
+        return None, None
+    spec = make_spec()
+    return spec, function(spec)
+
+
+def below_call(kind: str, params: dict):
+    """``call(backend, inputs, out)`` running ``kind`` on the providers below."""
+    def below(backend, inputs, out):
+        return backend.below_kernel(kind)(backend, *inputs, out=out, **params)
+    return below
+
+
 def why_not_generated(primitive: str, params: dict, specs) -> str | None:
     """Why a call of ``primitive`` on operands of these ``(shape, dtype)`` gets no
     generated function, where TVM generates that primitive (None: it does, or TVM
@@ -206,10 +224,7 @@ def _call(expr, inputs):
     chain = collapsed(expr, tuple(_spec(a.shape, a.dtype) for a in inputs))
     fn = function(chain)
     if fn is None:
-        def below(backend, inputs, out):
-            return backend.below_kernel("fused_elementwise")(backend, *inputs, out=out,
-                                                             expr=expr)
-        return below
+        return below_call("fused_elementwise", {"expr": expr})
     shape, dtype = tuple(expr[-1][3]), np.dtype(expr[-1][4])
     # the arrays as the compiled function declares them: collapsed shapes (views), 0-d
     # inputs as shape (1,); TVM reads compact, writeable arrays only (DLPack): the

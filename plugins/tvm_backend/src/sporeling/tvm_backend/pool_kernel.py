@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import compact, function, say_once
+from .kernels import below_call, compact, generated
 from .pooling import pool_spec, pool_unsupported
 
 __all__ = ["max_pool2d", "max_pool2d_scatter"]
@@ -38,17 +38,10 @@ def _call(kind, x, params):
 
 
 def _make(kind, x, params):
-    why = pool_unsupported(kind, x.shape, x.dtype)
-    fn = None
-    if why is None:
-        spec = pool_spec(kind, x.shape, x.dtype, params)
-        fn = function(spec)
-    else:
-        say_once(("pool", why), "%s not generated (%s): the provider below runs it", kind, why)
+    spec, fn = generated(kind, pool_unsupported(kind, x.shape, x.dtype),
+                         lambda: pool_spec(kind, x.shape, x.dtype, params))
     if fn is None:
-        def below(backend, inputs, out):
-            return backend.below_kernel(kind)(backend, *inputs, out=out, **params)
-        return below
+        return below_call(kind, params)
     n, c = x.shape[:2]
     image, pooled = (n * c,) + spec.size, (n * c,) + spec.pooled
     x_shape, y_shape = (n, c) + spec.size, (n, c) + spec.pooled

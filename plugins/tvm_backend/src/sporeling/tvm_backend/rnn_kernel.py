@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import function, say_once
+from .kernels import below_call, generated
 from .rnn import rnn_scratch, rnn_shapes, rnn_spec, rnn_unsupported
 
 __all__ = ["lstm", "lstm_grad", "gru", "gru_grad"]
@@ -45,17 +45,10 @@ def _run(kind, backend, inputs, out, params):
 
 def _call(kind, inputs, params):
     specs = [(x.shape, x.dtype) for x in inputs]
-    why = rnn_unsupported(kind, params, specs)
-    fn = None
-    if why is None:
-        spec = rnn_spec(kind, specs, params)
-        fn = function(spec)
-    else:
-        say_once(("rnn", why), "%s not generated (%s): the provider below runs it", kind, why)
+    spec, fn = generated(kind, rnn_unsupported(kind, params, specs),
+                         lambda: rnn_spec(kind, specs, params))
     if fn is None:
-        def below(backend, inputs, out):
-            return backend.below_kernel(kind)(backend, *inputs, out=out, **params)
-        return below
+        return below_call(kind, params)
     results, scratch = rnn_shapes(spec), rnn_scratch(spec)
     dtype = np.dtype(spec.dtype)
     result_block, result_at = _layout([shape for _, shape in results])

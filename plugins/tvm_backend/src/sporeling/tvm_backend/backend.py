@@ -1,11 +1,12 @@
 """The ``tvm`` backend: TVM's generated loops for fused elementwise chains, their sums,
-LSTMs, GRUs and max pooling, on top of the CPU stack below it (oneDNN's kernels where that plugin is installed,
-NumPy's for the rest).
+LSTMs, GRUs, max pooling and softmax cross entropy, on top of the CPU stack below it
+(oneDNN's kernels where that plugin is installed, NumPy's for the rest).
 
 It serves device target ``CPU`` at ``jit_level="O2"`` (the default: it is ``native``) and
 when chosen by name -- ``set_context(backend="tvm")``, ``sporeling train --backend tvm``.
 PyNative runs no fused chains, so there it runs the kernels of the backend below but for
-the generated RNNs and pooling; ``sporeling kernels --backend tvm`` lists who serves what.
+the generated RNNs, pooling and cross entropy; ``sporeling kernels --backend tvm`` lists
+who serves what.
 """
 from __future__ import annotations
 
@@ -36,9 +37,9 @@ class TvmBackend(StackedBackend):
         return primitive in EXPRESSIONS
 
     def prepare_kernels(self, calls) -> None:
-        """Compile, in one module, the fused chains, reductions, RNNs and poolings of a program
-        about to run: ``calls`` are ``(primitive, params, input (shape, dtype) pairs)``,
-        one per instruction."""
+        """Compile, in one module, the generated functions of a program about to run (its
+        fused chains, reductions, RNNs, poolings, cross entropies): ``calls`` are
+        ``(primitive, params, input (shape, dtype) pairs)``, one per instruction."""
         from .kernels import compile_chains
         chains = [chain for chain in (_chain(*call) for call in calls) if chain is not None]
         if chains:
@@ -64,6 +65,7 @@ def _chain(name: str, params: dict, specs):
     of these ``(shape, dtype)``, or None: no generated function serves it."""
     from .pooling import POOL_KINDS, pool_spec, pool_unsupported
     from .rnn import rnn_spec, rnn_unsupported
+    from .softmax_ce import CE_KINDS, ce_spec, ce_unsupported
     specs = tuple((tuple(s), np.dtype(d).str) for s, d in specs)
     if name == "fused_elementwise":
         return params["expr"], specs
@@ -73,4 +75,6 @@ def _chain(name: str, params: dict, specs):
         return rnn_spec(name, specs, params)
     if name in POOL_KINDS and pool_unsupported(name, *specs[0]) is None:
         return pool_spec(name, *specs[0], params)
+    if name in CE_KINDS and ce_unsupported(name, specs) is None:
+        return ce_spec(name, specs, params)
     return None

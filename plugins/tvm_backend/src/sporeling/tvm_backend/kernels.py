@@ -28,7 +28,8 @@ from .target import target, tvm
 from .tir_text import Generated
 
 __all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "function", "compact",
-           "why_not_generated", "generated", "below_call", "forget", "say_once"]
+           "why_not_generated", "generated", "below_call", "out_target", "written", "forget",
+           "say_once"]
 
 log = logging.getLogger("sporeling.tvm")
 _COMPILED: dict = {}  # (expr, input specs) -> TVM function, or None: the provider below
@@ -153,6 +154,7 @@ def why_not_generated(primitive: str, params: dict, specs) -> str | None:
     generates no such primitive)."""
     from .pooling import POOL_KINDS, pool_unsupported
     from .rnn import rnn_unsupported
+    from .softmax_ce import CE_KINDS, ce_unsupported
     specs = tuple((tuple(s), np.dtype(d).str) for s, d in specs)
     if primitive == "fused_elementwise":
         return unsupported(*collapsed(params["expr"], specs))
@@ -162,6 +164,8 @@ def why_not_generated(primitive: str, params: dict, specs) -> str | None:
         return rnn_unsupported(primitive, params, specs)
     if primitive in POOL_KINDS:
         return pool_unsupported(primitive, *specs[0])
+    if primitive in CE_KINDS:
+        return ce_unsupported(primitive, specs)
     return None
 
 
@@ -175,15 +179,32 @@ def function(chain):
     return fn
 
 
+def out_target(backend, out, shape, dtype):
+    """Where the function writes: ``out`` when it is a compact array it can write (TVM's
+    FFI takes no other), else a pool buffer."""
+    if out is not None and out.flags.c_contiguous and out.flags.writeable:
+        return out
+    return backend.allocate(shape, dtype)
+
+
+def written(out, target):
+    """The result: ``out`` (given ``target``'s values), or ``target`` when none was asked."""
+    if out is None or out is target:
+        return target
+    np.copyto(out, target)
+    return out
+
+
 def forget() -> None:
     """Drop every compiled chain, and forget what was said once (tests)."""
     _COMPILED.clear()
     _SAID.clear()
     _CALLS.clear()
     _REDUCE_CALLS.clear()
-    from . import pool_kernel, rnn_kernel
+    from . import ce_kernel, pool_kernel, rnn_kernel
     rnn_kernel.forget()
     pool_kernel.forget()
+    ce_kernel.forget()
 
 
 _SAID: set = set()

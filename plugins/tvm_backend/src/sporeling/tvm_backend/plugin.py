@@ -8,6 +8,7 @@ from sporeling.runtime import KernelMemory
 
 from .backend import TvmBackend
 from .kernels import fused_elementwise, fused_reduce
+from .ce_kernel import softmax_cross_entropy, softmax_cross_entropy_grad
 from .pool_kernel import max_pool2d, max_pool2d_scatter
 from .rnn_kernel import gru, gru_grad, lstm, lstm_grad
 
@@ -43,6 +44,11 @@ def sporeling_add_kernels(kernels) -> None:
     # writes every element of out=, reading no buffer of its shape
     kernels.add_kernel(TvmBackend.name, "max_pool2d_scatter", max_pool2d_scatter,
                        memory=KernelMemory.writes_out())
+    # write their whole result into out=, reading no buffer of its shape (the gradient is
+    # not given the logits' buffer, as NumPy's may be: its rows are read three times)
+    for primitive, fn in (("softmax_cross_entropy", softmax_cross_entropy),
+                          ("softmax_cross_entropy_grad", softmax_cross_entropy_grad)):
+        kernels.add_kernel(TvmBackend.name, primitive, fn, memory=KernelMemory.writes_out())
 
 
 @impl

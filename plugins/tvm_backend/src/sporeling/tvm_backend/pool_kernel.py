@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import below_call, compact, generated
+from .kernels import below_call, compact, generated, out_target, written
 from .pooling import pool_spec, pool_unsupported
 
 __all__ = ["max_pool2d", "max_pool2d_scatter"]
@@ -49,33 +49,17 @@ def _make(kind, x, params):
     if kind == "max_pool2d":
         def run(backend, inputs, out):
             y, index = out if out is not None else (None, None)
-            y_to, index_to = _target(backend, y, y_shape, x.dtype), \
-                _target(backend, index, y_shape, np.int64)
+            y_to, index_to = out_target(backend, y, y_shape, x.dtype), \
+                out_target(backend, index, y_shape, np.int64)
             fn(compact(inputs[0], image), y_to.reshape(pooled), index_to.reshape(pooled))
-            return _written(y, y_to), _written(index, index_to)
+            return written(y, y_to), written(index, index_to)
         return run
 
     def scatter(backend, inputs, out):
-        dx = _target(backend, out, x_shape, x.dtype)
+        dx = out_target(backend, out, x_shape, x.dtype)
         fn(compact(inputs[0], pooled), compact(inputs[1], pooled), dx.reshape(image))
-        return _written(out, dx)
+        return written(out, dx)
     return scatter
-
-
-def _target(backend, out, shape, dtype):
-    """Where the function writes: ``out`` when it is a compact array it can write (TVM's
-    FFI takes no other), else a pool buffer."""
-    if out is not None and out.flags.c_contiguous and out.flags.writeable:
-        return out
-    return backend.allocate(shape, dtype)
-
-
-def _written(out, target):
-    """The result: ``out`` (given ``target``'s values), or ``target`` when none was asked."""
-    if out is None or out is target:
-        return target
-    np.copyto(out, target)
-    return out
 
 
 def forget() -> None:

@@ -1,0 +1,66 @@
+"""The ``softmax_cross_entropy`` and ``softmax_cross_entropy_grad`` kernels of the ``tvm``
+backend: one generated function per class count, dtypes and reduction (:mod:`.softmax_ce`;
+the rows are symbolic), compiled with the program's chains or alone on a first call; what
+is not generated, and a call with a label out of range (NumPy's kernel names it), runs the
+provider below."""
+from __future__ import annotations
+
+import numpy as np
+
+from .kernels import below_call, compact, generated, out_target, written
+from .softmax_ce import ce_spec, ce_unsupported
+
+__all__ = ["softmax_cross_entropy", "softmax_cross_entropy_grad"]
+
+_CALLS: dict = {}  # (primitive, operand shapes and dtypes, params) -> call
+
+
+def softmax_cross_entropy(backend, x, labels, out=None, *, reduction, ignore_index):
+    """The losses (``reduction="none"``) or their mean or sum, as NumPy's kernel."""
+    params = {"reduction": reduction, "ignore_index": ignore_index}
+    return _call("softmax_cross_entropy", (x, labels), params)(backend, (x, labels), out)
+
+
+def softmax_cross_entropy_grad(backend, x, labels, ct, out=None, *, reduction,
+                               ignore_index):
+    """``(softmax(x) - onehot(label)) * ct`` (``/ n`` for the mean), 0 where ignored."""
+    params = {"reduction": reduction, "ignore_index": ignore_index}
+    return _call("softmax_cross_entropy_grad", (x, labels, ct), params)(
+        backend, (x, labels, ct), out)
+
+
+def _call(kind, inputs, params):
+    key = (kind, tuple([(a.shape, a.dtype) for a in inputs]), params["reduction"],
+           params["ignore_index"])
+    call = _CALLS.get(key)
+    if call is None:
+        call = _CALLS[key] = _make(kind, [(a.shape, a.dtype) for a in inputs], params)
+    return call
+
+
+def _make(kind, specs, params):
+    spec, fn = generated(kind, ce_unsupported(kind, specs), lambda: ce_spec(kind, specs, params))
+    below = below_call(kind, params)
+    if fn is None:
+        return below
+    (x_shape, dtype), rows = specs[0], specs[0][0][0]
+    loss_shape = (rows,) if spec.reduction == "none" else ()
+    shape = x_shape if kind != "softmax_cross_entropy" else loss_shape
+    flat = shape or (1,)
+
+    def run(backend, inputs, out):
+        target = out_target(backend, out, shape, dtype)
+        bad = np.empty(1, np.int32)
+        operands = [compact(inputs[0], x_shape), compact(inputs[1], (rows,))]
+        if len(inputs) == 3:  # the cotangent: (1,) for a reduced loss
+            operands.append(compact(inputs[2], loss_shape or (1,)))
+        fn(*operands, target.reshape(flat), np.empty(4), bad)
+        if bad[0]:  # a label out of range: NumPy's kernel raises naming it
+            return below(backend, inputs, out)
+        return written(out, target)
+    return run
+
+
+def forget() -> None:
+    """Drop every call made (tests)."""
+    _CALLS.clear()

@@ -54,16 +54,23 @@ def load_or_build(chains, build):
             log.info("cached module %s unreadable (%s): compiling again", path, error)
     library = build()
     if _compiler():
+        temporary = None
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             fd, temporary = tempfile.mkstemp(suffix=".so", dir=os.path.dirname(path))
             os.close(fd)
             library.export_library(temporary)
-            os.replace(temporary, path)
             # the exported library's code is generated: its functions come from it, not
             # from the built module, whose LLVM would generate the code a second time on
-            # the first lookup of each function (~1.2 s of a LeNet step's first call)
-            return ffi().load_module(path)
+            # the first lookup of each function (~1.2 s of a LeNet step's first call).
+            # Loaded under its temporary name, before the rename: the loader knows a
+            # library by its name, and a file later found at `path` (another process's,
+            # or a damaged one) must be opened for what it is
+            exported = ffi().load_module(temporary)
+            os.replace(temporary, path)
+            return exported
         except Exception as error:  # a read-only home, a failing linker: keep going
             log.info("could not cache the compiled module (%s)", error)
+            if temporary is not None and os.path.exists(temporary):
+                os.remove(temporary)
     return library

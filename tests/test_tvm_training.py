@@ -145,3 +145,26 @@ def test_max_pooling_trains_as_on_numpy(monkeypatch):
     np.testing.assert_allclose(got, want, rtol=2e-5)
     for a, b in zip(got_weights, want_weights):
         np.testing.assert_allclose(a, b, rtol=2e-4, atol=2e-5)
+
+
+def _layer_norm_grads(backend):
+    set_context(mode=sx.GRAPH_MODE, backend=backend)
+    sx.set_seed(0)
+    net = nn.SequentialCell(nn.Dense(12, 16), nn.LayerNorm((16,)), nn.ReLU(), nn.Dense(16, 4))
+    x = sx.Tensor(np.random.default_rng(4).standard_normal((6, 12)).astype(np.float32))
+    y = sx.Tensor(np.arange(6).astype(np.int32) % 4)
+    step = sx.jit(sx.value_and_grad(lambda x, y: nn.CrossEntropyLoss()(net(x), y), None,
+                                    net.trainable_params()))
+    loss, grads = step(x, y)
+    return [loss.asnumpy()] + [g.asnumpy() for g in grads], step
+
+
+def test_a_layer_norm_and_cross_entropy_step_equals_numpys():
+    """normalize and softmax_cross_entropy (and its gradient) run as generated functions."""
+    got, step = _layer_norm_grads("tvm")
+    rows = [row.split() for row in step.explain().splitlines()]
+    for primitive in ("normalize", "softmax_cross_entropy", "softmax_cross_entropy_grad"):
+        assert [primitive, "tvm:", "generated"] in [row[1:4] for row in rows], primitive
+    want, _ = _layer_norm_grads("numpy")
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)

@@ -65,6 +65,7 @@ def _chain(name: str, params: dict, specs):
     of these ``(shape, dtype)``, or None: no generated function serves it."""
     from .pooling import POOL_KINDS, pool_spec, pool_unsupported
     from .rnn import rnn_spec, rnn_unsupported
+    from .normalize import norm_spec, norm_unsupported
     from .softmax_ce import CE_KINDS, ce_spec, ce_unsupported
     specs = tuple((tuple(s), np.dtype(d).str) for s, d in specs)
     if name == "fused_elementwise":
@@ -77,4 +78,6 @@ def _chain(name: str, params: dict, specs):
         return pool_spec(name, *specs[0], params)
     if name in CE_KINDS and ce_unsupported(name, specs) is None:
         return ce_spec(name, specs, params)
+    if name == "normalize" and norm_unsupported(specs, params) is None:
+        return norm_spec(specs, params)
     return None

@@ -154,6 +154,7 @@ def why_not_generated(primitive: str, params: dict, specs) -> str | None:
     generates no such primitive)."""
     from .pooling import POOL_KINDS, pool_unsupported
     from .rnn import rnn_unsupported
+    from .normalize import norm_unsupported
     from .softmax_ce import CE_KINDS, ce_unsupported
     specs = tuple((tuple(s), np.dtype(d).str) for s, d in specs)
     if primitive == "fused_elementwise":
@@ -166,6 +167,8 @@ def why_not_generated(primitive: str, params: dict, specs) -> str | None:
         return pool_unsupported(primitive, *specs[0])
     if primitive in CE_KINDS:
         return ce_unsupported(primitive, specs)
+    if primitive == "normalize":
+        return norm_unsupported(specs, params)
     return None
 
 
@@ -201,10 +204,10 @@ def forget() -> None:
     _SAID.clear()
     _CALLS.clear()
     _REDUCE_CALLS.clear()
-    from . import ce_kernel, pool_kernel, rnn_kernel
+    from . import pool_kernel, rnn_kernel, row_kernels
     rnn_kernel.forget()
     pool_kernel.forget()
-    ce_kernel.forget()
+    row_kernels.forget()
 
 
 _SAID: set = set()

@@ -8,7 +8,7 @@ from sporeling.runtime import KernelMemory
 
 from .backend import TvmBackend
 from .kernels import fused_elementwise, fused_reduce
-from .ce_kernel import softmax_cross_entropy, softmax_cross_entropy_grad
+from .row_kernels import normalize, softmax_cross_entropy, softmax_cross_entropy_grad
 from .pool_kernel import max_pool2d, max_pool2d_scatter
 from .rnn_kernel import gru, gru_grad, lstm, lstm_grad
 
@@ -49,6 +49,7 @@ def sporeling_add_kernels(kernels) -> None:
     for primitive, fn in (("softmax_cross_entropy", softmax_cross_entropy),
                           ("softmax_cross_entropy_grad", softmax_cross_entropy_grad)):
         kernels.add_kernel(TvmBackend.name, primitive, fn, memory=KernelMemory.writes_out())
+    kernels.add_kernel(TvmBackend.name, "normalize", normalize, memory=KernelMemory.FRESH)
 
 
 @impl

@@ -1,16 +1,19 @@
-"""The ``softmax_cross_entropy`` and ``softmax_cross_entropy_grad`` kernels of the ``tvm``
-backend: one generated function per class count, dtypes and reduction (:mod:`.softmax_ce`;
-the rows are symbolic), compiled with the program's chains or alone on a first call; what
-is not generated, and a call with a label out of range (NumPy's kernel names it), runs the
-provider below."""
+"""Kernels of the ``tvm`` backend over rows: ``softmax_cross_entropy`` and its gradient
+(:mod:`.softmax_ce`) and ``normalize`` (:mod:`.normalize`), one generated function per row
+length, dtypes and parameters (the rows are symbolic), compiled with the program's chains or
+alone on a first call; what is not generated, and a cross entropy with a label out of range
+(NumPy's kernel names it), runs the provider below."""
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from .kernels import below_call, compact, generated, out_target, written
+from .normalize import NORM_WORK as _NORM_WORK, norm_spec, norm_unsupported
 from .softmax_ce import ce_spec, ce_unsupported
 
-__all__ = ["softmax_cross_entropy", "softmax_cross_entropy_grad"]
+__all__ = ["softmax_cross_entropy", "softmax_cross_entropy_grad", "normalize"]
 
 _CALLS: dict = {}  # (primitive, operand shapes and dtypes, params) -> call
 
@@ -29,13 +32,36 @@ def softmax_cross_entropy_grad(backend, x, labels, ct, out=None, *, reduction,
         backend, (x, labels, ct), out)
 
 
+def normalize(backend, x, out=None, *, axis, eps):
+    """``(y, mean, var)`` over the trailing ``axis``, as NumPy's kernel gives them."""
+    params = {"axis": axis, "eps": eps}
+    return _call("normalize", (x,), params)(backend, (x,), out)
+
+
 def _call(kind, inputs, params):
-    key = (kind, tuple([(a.shape, a.dtype) for a in inputs]), params["reduction"],
-           params["ignore_index"])
+    key = (kind, tuple([(a.shape, a.dtype) for a in inputs]), tuple(params.values()))
     call = _CALLS.get(key)
     if call is None:
-        call = _CALLS[key] = _make(kind, [(a.shape, a.dtype) for a in inputs], params)
+        specs = [(a.shape, a.dtype) for a in inputs]
+        call = _CALLS[key] = (_make_norm if kind == "normalize" else _make)(kind, specs, params)
     return call
+
+
+def _make_norm(kind, specs, params):
+    spec, fn = generated(kind, norm_unsupported(specs, params), lambda: norm_spec(specs, params))
+    if fn is None:
+        return below_call(kind, params)
+    (shape, dtype), axis = specs[0], tuple(params["axis"])
+    stats = tuple(1 if i in axis else n for i, n in enumerate(shape))
+    rows = math.prod(stats)
+
+    def run(backend, inputs, out):
+        outs = out if out is not None else (None, None, None)
+        targets = [out_target(backend, o, s, dtype) for o, s in zip(outs, (shape, stats, stats))]
+        fn(compact(inputs[0], (rows, spec.features)), targets[0].reshape(rows, spec.features),
+           targets[1].reshape(rows), targets[2].reshape(rows), np.empty(_NORM_WORK))
+        return tuple(written(o, t) for o, t in zip(outs, targets))
+    return run
 
 
 def _make(kind, specs, params):

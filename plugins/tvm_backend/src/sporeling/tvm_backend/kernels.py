@@ -13,6 +13,7 @@ generate runs the provider below (oneDNN's stack or NumPy), said once in the log
 """
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from pathlib import Path
@@ -28,7 +29,7 @@ from .target import target, tvm
 from .tir_text import Generated
 
 __all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "function", "compact",
-           "why_not_generated", "generated", "below_call", "out_target", "written", "forget",
+           "call_chain", "generated", "below_call", "out_target", "written", "forget",
            "say_once"]
 
 log = logging.getLogger("sporeling.tvm")
@@ -45,8 +46,8 @@ def compile_chains(chains) -> None:
     disk cache when a previous process compiled the same set): ``(expr, input specs)`` of
     an elementwise chain, in its :func:`~.elementwise.collapsed` form (what calls look up),
     or ``(expr, input specs, axis, "sum" | "mean")`` of a reduction, or the spec of a
-    function written as TVMScript text (:class:`~.tir_text.Generated`: a recurrent network's
-    :class:`~.rnn.RnnSpec`, a pooling's :class:`~.pooling.PoolSpec`)."""
+    function written as TVMScript text (:class:`~.tir_text.Generated`: an RNN's, a
+    pooling's, a cross entropy's, a normalisation's)."""
     chains = [_normal(chain) for chain in chains]
     with _LOCK:
         wanted = []
@@ -148,28 +149,45 @@ def below_call(kind: str, params: dict):
     return below
 
 
-def why_not_generated(primitive: str, params: dict, specs) -> str | None:
-    """Why a call of ``primitive`` on operands of these ``(shape, dtype)`` gets no
-    generated function, where TVM generates that primitive (None: it does, or TVM
-    generates no such primitive)."""
-    from .pooling import POOL_KINDS, pool_unsupported
-    from .rnn import rnn_unsupported
-    from .normalize import norm_unsupported
-    from .softmax_ce import CE_KINDS, ce_unsupported
+def call_chain(primitive: str, params: dict, specs):
+    """``(chain, why)`` for a call of ``primitive`` with ``params`` on operands of these
+    ``(shape, dtype)``: what :func:`compile_chains` compiles for it (None: nothing), and
+    why TVM does not generate it, where TVM generates that primitive (None: it does, or
+    the primitive is none of TVM's)."""
     specs = tuple((tuple(s), np.dtype(d).str) for s, d in specs)
     if primitive == "fused_elementwise":
-        return unsupported(*collapsed(params["expr"], specs))
+        chain = params["expr"], specs
+        return chain, unsupported(*collapsed(*chain))
     if primitive == "fused_reduce":
-        return reduce_unsupported(params["expr"], specs, params["axis"])
-    if primitive in ("lstm", "lstm_grad", "gru", "gru_grad"):
-        return rnn_unsupported(primitive, params, specs)
-    if primitive in POOL_KINDS:
-        return pool_unsupported(primitive, *specs[0])
-    if primitive in CE_KINDS:
-        return ce_unsupported(primitive, specs)
-    if primitive == "normalize":
-        return norm_unsupported(specs, params)
-    return None
+        chain = params["expr"], specs, params["axis"], params["reduce"]
+        return chain, reduce_unsupported(*chain[:3])
+    written_as_text = _text_kinds().get(primitive)
+    if written_as_text is None:
+        return None, None
+    why_not, spec = written_as_text
+    why = why_not(primitive, params, specs)
+    return (spec(primitive, params, specs) if why is None else None), why
+
+
+@functools.lru_cache(maxsize=None)
+def _text_kinds() -> dict:
+    """Primitive -> ``(why_not(name, params, specs), spec(name, params, specs))`` of the
+    functions written as TVMScript text."""
+    from .normalize import norm_spec, norm_unsupported
+    from .pooling import POOL_KINDS, pool_spec, pool_unsupported
+    from .rnn import rnn_spec, rnn_unsupported
+    from .softmax_ce import CE_KINDS, ce_spec, ce_unsupported
+    kinds = dict.fromkeys(("lstm", "lstm_grad", "gru", "gru_grad"), (
+        rnn_unsupported, lambda name, params, specs: rnn_spec(name, specs, params)))
+    kinds.update(dict.fromkeys(POOL_KINDS, (
+        lambda name, params, specs: pool_unsupported(name, *specs[0]),
+        lambda name, params, specs: pool_spec(name, *specs[0], params))))
+    kinds.update(dict.fromkeys(CE_KINDS, (
+        lambda name, params, specs: ce_unsupported(name, specs),
+        lambda name, params, specs: ce_spec(name, specs, params))))
+    kinds["normalize"] = (lambda name, params, specs: norm_unsupported(specs, params),
+                          lambda name, params, specs: norm_spec(specs, params))
+    return kinds
 
 
 def function(chain):

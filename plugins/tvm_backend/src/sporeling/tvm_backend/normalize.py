@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .tir_text import Generated, Writer
+from .tir_text import Generated, Writer, header
 
 __all__ = ["NormSpec", "NORM_WORK", "norm_spec", "norm_unsupported"]
 
@@ -31,15 +31,9 @@ class NormSpec(Generated):
 
     def source(self) -> str:
         f, dt = self.features, self.dtype
-        buffers = [("x", f"(rows, {f})", dt), ("y", f"(rows, {f})", dt),
-                   ("mean", "(rows,)", dt), ("var", "(rows,)", dt), ("work", str(NORM_WORK), "float64")]
-        lines = ["@T.prim_func",
-                 "def main(" + ", ".join(f"{name}_h: T.handle" for name, _, _ in buffers) + "):",
-                 '    T.func_attr({"tirx.noalias": True})',
-                 "    rows = T.int64()"]
-        for name, shape, dtype in buffers:
-            lines.append(f"    {name} = T.match_buffer({name}_h, {shape}, {dtype!r}, align=4, "
-                         "offset_factor=1)")
+        buffers = [("x", f"(rows, {f})", dt), ("y", f"(rows, {f})", dt), ("mean", "(rows,)", dt),
+                   ("var", "(rows,)", dt), ("work", str(NORM_WORK), "float64")]
+        lines = header(buffers, ("rows",))
         w = Writer()
         with w.block("for n in range(rows):"):
             _sum(w, f, 0, "T.Cast('float64', x[n, k])")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .tir_text import Generated, Writer
+from .tir_text import Generated, Writer, header
 
 __all__ = ["PoolSpec", "pool_spec", "pool_unsupported", "POOL_KINDS"]
 
@@ -62,14 +62,8 @@ class PoolSpec(Generated):
             buffers = [("x", (h, w), dt), ("y", (oh, ow), dt), ("index", (oh, ow), "int64")]
         else:
             buffers = [("g", (oh, ow), dt), ("index", (oh, ow), "int64"), ("dx", (h, w), dt)]
-        lines = ["@T.prim_func",
-                 "def main(" + ", ".join(f"{name}_h: T.handle" for name, _, _ in buffers)
-                 + "):",
-                 '    T.func_attr({"tirx.noalias": True})',
-                 "    planes = T.int64()"]
-        for name, shape, dtype in buffers:  # align=4: NumPy's arrays are not 64-byte aligned
-            lines.append(f"    {name} = T.match_buffer({name}_h, (planes, {shape[0]}, "
-                         f"{shape[1]}), {dtype!r}, align=4, offset_factor=1)")
+        lines = header([(name, f"(planes, {shape[0]}, {shape[1]})", dtype)
+                        for name, shape, dtype in buffers], ("planes",))
         writer = Writer()
         (_forward if self.kind == "max_pool2d" else _scatter)(writer, self)
         return "\n".join(lines + writer.lines) + "\n"

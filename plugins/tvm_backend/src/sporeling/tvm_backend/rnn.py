@@ -26,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .rnn_cells import gru_cell, gru_cell_grad, lstm_cell, lstm_cell_grad, offset
-from .tir_text import Generated, Writer, accumulate, accumulator_shape, at, lanes, transpose
+from .tir_text import (Generated, Writer, accumulate, accumulator_shape, at, header, lanes,
+                       transpose)
 
 __all__ = ["MAX_BATCH", "RnnSpec", "rnn_spec", "rnn_source", "rnn_shapes", "rnn_scratch",
            "rnn_unsupported"]
@@ -166,14 +167,7 @@ def _generate(spec: RnnSpec) -> tuple[tuple[str, ...], int]:
 def rnn_source(spec: RnnSpec) -> str:
     """The TVMScript of ``main(operands..., results..., scratch...)`` for ``spec``."""
     buffers = _operands(spec) + rnn_shapes(spec) + rnn_scratch(spec)
-    lines = ["@T.prim_func",
-             "def main(" + ", ".join(f"{name}_h: T.handle" for name, _ in buffers) + "):",
-             '    T.func_attr({"tirx.noalias": True})']
-    for name, shape in buffers:
-        # align=4: NumPy's arrays are not 64-byte aligned (TVM's default alignment lets
-        # LLVM emit aligned vector loads that fault on them)
-        lines.append(f"    {name} = T.match_buffer({name}_h, {shape}, {spec.dtype!r}, "
-                     "align=4, offset_factor=1)")
+    lines = header([(name, str(shape), spec.dtype) for name, shape in buffers])
     return "\n".join(lines + list(_generate(spec)[0])) + "\n"
 
 

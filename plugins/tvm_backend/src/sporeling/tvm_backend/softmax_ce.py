@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .tir_text import Generated, Writer
+from .tir_text import Generated, Writer, header
 
 __all__ = ["CE_KINDS", "CeSpec", "ce_spec", "ce_unsupported"]
 
@@ -51,14 +51,7 @@ class CeSpec(Generated):
         return args + [("work", "(4,)", "float64"), ("bad", "(1,)", "int32")]
 
     def source(self) -> str:
-        lines = ["@T.prim_func",
-                 "def main(" + ", ".join(f"{name}_h: T.handle" for name, _, _ in
-                                         self.buffers()) + "):",
-                 '    T.func_attr({"tirx.noalias": True})',
-                 "    rows = T.int64()"]
-        for name, shape, dtype in self.buffers():
-            lines.append(f"    {name} = T.match_buffer({name}_h, {shape}, {dtype!r}, align=4, "
-                         "offset_factor=1)")
+        lines = header(self.buffers(), ("rows",))
         w = Writer()
         _body(w, self)
         return "\n".join(lines + w.lines) + "\n"

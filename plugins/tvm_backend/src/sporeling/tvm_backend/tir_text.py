@@ -17,7 +17,8 @@ import re
 
 import numpy as np
 
-__all__ = ["Generated", "Writer", "accumulate", "accumulator_shape", "lanes", "transpose", "at"]
+__all__ = ["Generated", "header", "Writer", "accumulate", "accumulator_shape", "lanes",
+           "transpose", "at"]
 
 
 class Generated:
@@ -28,6 +29,21 @@ class Generated:
 
     def source(self) -> str:
         raise NotImplementedError
+
+
+def header(buffers, extents: tuple = ()) -> list[str]:
+    """The first lines of ``main``: its arguments, the buffers ``(name, shape, dtype)``
+    (``shape`` as text, e.g. ``"(rows, 10)"``), with ``extents`` the symbolic int64 extents
+    their shapes may use (one function for every such size). ``align=4``: NumPy's arrays
+    are not 64-byte aligned (TVM's default alignment lets LLVM emit aligned vector loads
+    that fault on them); ``noalias``: no argument overlaps another."""
+    lines = ["@T.prim_func",
+             "def main(" + ", ".join(f"{name}_h: T.handle" for name, _, _ in buffers) + "):",
+             '    T.func_attr({"tirx.noalias": True})']
+    lines += [f"    {name} = T.int64()" for name in extents]
+    lines += [f"    {name} = T.match_buffer({name}_h, {shape}, {dtype!r}, align=4, "
+              "offset_factor=1)" for name, shape, dtype in buffers]
+    return lines
 
 
 class Writer:

@@ -44,11 +44,25 @@ def test_convolution_forward_and_both_backwards(n, c, o, k, stride, pad, dilatio
     close(*both("conv_transpose2d", g, w, output_padding=extra, **geometry))
 
 
+@pytest.fixture(params=["as oneDNN picks", "channel-blocked"])
+def pool_layout(request, monkeypatch):
+    """Max pooling as oneDNN picks its layout (on an AVX2 machine, plain-layout pooling is
+    its reference kernel, so the channel-blocked one runs), and forced channel-blocked."""
+    from sporeling.onednn.kernels import pooling
+    from sporeling.onednn.layouts import block_size
+    if request.param == "channel-blocked":
+        if not block_size():
+            pytest.skip("oneDNN picks no channel block here")
+        monkeypatch.setattr(pooling, "_layout", lambda *args: block_size())
+    monkeypatch.setattr(plan_module._LOCAL, "plans", None, raising=False)  # plans anew
+    return request.param
+
+
 @pytest.mark.parametrize("shape,kernel,stride,pad", [
     ((64, 6, 28, 28), 2, 2, 0),       # LeNet
     ((8, 16, 32, 32), 3, 2, 1),       # overlapping, padded (ResNet's stem)
     ((2, 3, 9, 7), 3, 1, 1)])
-def test_pooling_forward_and_backward(shape, kernel, stride, pad):
+def test_pooling_forward_and_backward(shape, kernel, stride, pad, pool_layout):
     geometry = dict(kernel_size=(kernel, kernel), stride=(stride, stride),
                     padding=((pad, pad), (pad, pad)))
     x = RNG.standard_normal(shape).astype(np.float32)
@@ -65,7 +79,7 @@ def test_pooling_forward_and_backward(shape, kernel, stride, pad):
                     input_size=shape[2:], **geometry))
 
 
-def test_ties_send_the_gradient_to_the_first_maximum_as_numpy_does():
+def test_ties_send_the_gradient_to_the_first_maximum_as_numpy_does(pool_layout):
     x = RNG.integers(0, 2, (4, 6, 9, 9)).astype(np.float32)   # many equal maxima (ReLU zeros)
     geometry = dict(kernel_size=(3, 3), stride=(2, 2), padding=((1, 1), (1, 1)),
                     dilation=(1, 1))

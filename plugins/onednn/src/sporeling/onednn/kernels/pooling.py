@@ -6,6 +6,11 @@ forward's oneDNN workspace holds exactly that offset (kh * KW + kw, first maximu
 never wins) as one byte per output for windows under 256 elements. The forward converts it
 into the int64 index; the backward (``max_pool2d_scatter``) converts it back into the
 workspace oneDNN's backward reads, so a window's gradient goes where NumPy's would.
+
+Where oneDNN serves plain-layout max pooling with its reference implementation
+(``simple_nchw``: an AVX2 machine; 0.7 ms forward, 0.3 ms backward for the main job's
+32x32x8x8), the plan pools in the channel-blocked layout instead (``nChw8c``: its JIT
+kernels), reordering the image, the result and the workspace around the primitive.
 """
 from __future__ import annotations
 
@@ -14,10 +19,13 @@ import numpy as np
 from .. import constants as C
 from ..lib import OneDnnError, dims
 from ..memory import Desc
+from ..layouts.probe import block_size
 from ..plan import PrimitiveDesc, cached_plan
 from ._serve import contiguous, onednn_kernel, output
 
 _PLAIN = Desc.plain
+_REFERENCE = ("simple", "ref")
+"""Implementations (their names' prefixes) a blocked layout is tried instead of."""
 
 
 def _geometry(kernel_size, stride, padding, dilation=(1, 1)):
@@ -32,9 +40,21 @@ def _out_shape(x_shape, kernel, stride, padding, dilation=(1, 1)):
         for n, k, s, (lo, hi), d in zip(x_shape[2:], kernel, stride, padding, dilation))
 
 
-def _max_forward_pd(x_shape, y_shape, dtype, geometry):
+def _max_forward_pd(x_shape, y_shape, dtype, geometry, block=None):
     return PrimitiveDesc("pooling_forward", C.dnnl_forward_training, C.dnnl_pooling_max,
-                         _PLAIN(x_shape, dtype), _PLAIN(y_shape, dtype), *geometry)
+                         Desc.activation(x_shape, dtype, block),
+                         Desc.activation(y_shape, dtype, block), *geometry)
+
+
+def _layout(x_shape, y_shape, dtype, geometry) -> int | None:
+    """The channel block to pool in: None where oneDNN pools the plain layout with a
+    kernel of its own (not the reference one), or no blocked one is faster."""
+    block = block_size()
+    if not block or not _max_forward_pd(x_shape, y_shape, dtype, geometry).impl.startswith(
+            _REFERENCE):
+        return None
+    blocked = _max_forward_pd(x_shape, y_shape, dtype, geometry, block).impl
+    return None if blocked.startswith(_REFERENCE) else block
 
 
 def _plain_workspace(pd, y_shape) -> Desc:
@@ -55,12 +75,24 @@ def max_pool2d(backend, x, out=None, *, kernel_size, stride, padding, dilation):
     index = output(backend, index, y_shape, np.int64)
 
     def build(b):
-        pd = _max_forward_pd(x.shape, y_shape, x.dtype,
-                             _geometry(kernel_size, stride, padding, dilation))
-        ws = b.internal(_plain_workspace(pd, y_shape))
-        b.execute(pd, {C.DNNL_ARG_SRC: b.user(_PLAIN(x.shape, x.dtype)),
-                       C.DNNL_ARG_DST: b.user(_PLAIN(y_shape, x.dtype)),
-                       C.DNNL_ARG_WORKSPACE: ws})
+        geometry = _geometry(kernel_size, stride, padding, dilation)
+        block = _layout(x.shape, y_shape, x.dtype, geometry)
+        pd = _max_forward_pd(x.shape, y_shape, x.dtype, geometry, block)
+        plain_ws = _PLAIN(y_shape, np.uint8)
+        if block is None:
+            ws = b.internal(_plain_workspace(pd, y_shape))
+            b.execute(pd, {C.DNNL_ARG_SRC: b.user(_PLAIN(x.shape, x.dtype)),
+                           C.DNNL_ARG_DST: b.user(_PLAIN(y_shape, x.dtype)),
+                           C.DNNL_ARG_WORKSPACE: ws})
+        else:  # blocked: the image in, the maxima and the argmax bytes out, reordered
+            src = b.into(b.user(_PLAIN(x.shape, x.dtype)), pd.md(C.dnnl_query_src_md))
+            dst, back = b.out_of(pd.md(C.dnnl_query_dst_md), b.user(_PLAIN(y_shape, x.dtype)))
+            blocked_ws = b.internal(pd.md(C.dnnl_query_workspace_md))
+            b.execute(pd, {C.DNNL_ARG_SRC: src, C.DNNL_ARG_DST: dst,
+                           C.DNNL_ARG_WORKSPACE: blocked_ws})
+            back()
+            ws = b.internal(plain_ws)
+            b.reorder(blocked_ws, ws)
         b.extra = ws.buffer.reshape(y_shape)
 
     plan = cached_plan(("max_pool2d", x.shape, x.dtype, kernel_size, stride, padding,
@@ -79,14 +111,28 @@ def max_pool2d_scatter(backend, g, index, out=None, *, input_size, kernel_size, 
 
     def build(b):
         geometry = _geometry(kernel_size, stride, padding, dilation)
-        hint = _max_forward_pd(x_shape, g.shape, g.dtype, geometry)
+        block = _layout(x_shape, g.shape, g.dtype, geometry)
+        hint = _max_forward_pd(x_shape, g.shape, g.dtype, geometry, block)
         pd = PrimitiveDesc("pooling_backward", C.dnnl_pooling_max,
-                           _PLAIN(x_shape, g.dtype), _PLAIN(g.shape, g.dtype), *geometry, hint)
-        ws = b.internal(_plain_workspace(hint, g.shape))
+                           Desc.activation(x_shape, g.dtype, block),
+                           Desc.activation(g.shape, g.dtype, block), *geometry, hint)
         b.keep.append(hint)
-        b.execute(pd, {C.DNNL_ARG_DIFF_DST: b.user(_PLAIN(g.shape, g.dtype)),
-                       C.DNNL_ARG_DIFF_SRC: b.user(_PLAIN(x_shape, g.dtype)),
-                       C.DNNL_ARG_WORKSPACE: ws})
+        if block is None:
+            ws = b.internal(_plain_workspace(hint, g.shape))
+            b.execute(pd, {C.DNNL_ARG_DIFF_DST: b.user(_PLAIN(g.shape, g.dtype)),
+                           C.DNNL_ARG_DIFF_SRC: b.user(_PLAIN(x_shape, g.dtype)),
+                           C.DNNL_ARG_WORKSPACE: ws})
+        else:  # blocked: the gradient and the argmax bytes in, reordered; the result out
+            diff_dst = b.into(b.user(_PLAIN(g.shape, g.dtype)),
+                              pd.md(C.dnnl_query_diff_dst_md))
+            diff_src, back = b.out_of(pd.md(C.dnnl_query_diff_src_md),
+                                      b.user(_PLAIN(x_shape, g.dtype)))
+            ws = b.internal(_PLAIN(g.shape, np.uint8))
+            blocked_ws = b.internal(hint.md(C.dnnl_query_workspace_md))
+            b.reorder(ws, blocked_ws)
+            b.execute(pd, {C.DNNL_ARG_DIFF_DST: diff_dst, C.DNNL_ARG_DIFF_SRC: diff_src,
+                           C.DNNL_ARG_WORKSPACE: blocked_ws})
+            back()
         b.extra = ws.buffer.reshape(g.shape)
 
     plan = cached_plan(("max_pool2d_scatter", g.shape, g.dtype, tuple(input_size),

@@ -1,10 +1,20 @@
 """``jit(f).explain()`` on the TVM backend says what runs generated and what does not (and
 why); ``SPORELING_DUMP=dir`` writes the IR and the generated TensorIR and LLVM."""
 import numpy as np
+import pytest
 
 import sporeling.expression as sx
-from sporeling.core import set_context
-from sporeling.tvm_backend import kernels
+from sporeling.core import reset_context, set_context
+
+kernels = pytest.importorskip("sporeling.tvm_backend.kernels")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_context(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPORELING_HOME", str(tmp_path / "home"))
+    reset_context()
+    yield
+    reset_context()
 
 
 def _f(x):

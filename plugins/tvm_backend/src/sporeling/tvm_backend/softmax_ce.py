@@ -1,7 +1,7 @@
 """``softmax_cross_entropy`` and its gradient as generated functions, for logits ``(N, C)``:
 one pass per row for the maximum, one for the sum of exponentials, one writing the losses or
-the gradient -- where NumPy's kernel makes a dozen calls and as many temporaries (about
-0.35 ms a step at a batch of 32 and 10 classes, forward and gradient, on the main job).
+the gradient -- where NumPy's kernel makes a dozen calls and as many temporaries (at the
+main job's batch of 32 and 10 classes: 45 and 36 us a call against 10 and 15 generated).
 
 Numerics are NumPy's kernel's (``kernels/nn/softmax.py``): logits shifted by their row's
 maximum (NaN where a row has one), ``log(sum exp) - shifted[label]`` per row, 0 where the

@@ -78,7 +78,6 @@ def max_pool2d(backend, x, out=None, *, kernel_size, stride, padding, dilation):
         geometry = _geometry(kernel_size, stride, padding, dilation)
         block = _layout(x.shape, y_shape, x.dtype, geometry)
         pd = _max_forward_pd(x.shape, y_shape, x.dtype, geometry, block)
-        plain_ws = _PLAIN(y_shape, np.uint8)
         if block is None:
             ws = b.internal(_plain_workspace(pd, y_shape))
             b.execute(pd, {C.DNNL_ARG_SRC: b.user(_PLAIN(x.shape, x.dtype)),
@@ -91,7 +90,7 @@ def max_pool2d(backend, x, out=None, *, kernel_size, stride, padding, dilation):
             b.execute(pd, {C.DNNL_ARG_SRC: src, C.DNNL_ARG_DST: dst,
                            C.DNNL_ARG_WORKSPACE: blocked_ws})
             back()
-            ws = b.internal(plain_ws)
+            ws = b.internal(_PLAIN(y_shape, np.uint8))
             b.reorder(blocked_ws, ws)
         b.extra = ws.buffer.reshape(y_shape)
 

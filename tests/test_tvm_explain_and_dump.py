@@ -4,17 +4,10 @@ import numpy as np
 import pytest
 
 import sporeling.expression as sx
-from sporeling.core import reset_context, set_context
+from sporeling.core import set_context
 
 kernels = pytest.importorskip("sporeling.tvm_backend.kernels")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_context(tmp_path, monkeypatch):
-    monkeypatch.setenv("SPORELING_HOME", str(tmp_path / "home"))
-    reset_context()
-    yield
-    reset_context()
+pytestmark = pytest.mark.usefixtures("fresh_home_and_context")
 
 
 def _f(x):

@@ -4,18 +4,13 @@ import numpy as np
 import pytest
 
 import sporeling.expression as sx
-from sporeling.core import reset_context, set_context
+from sporeling.core import set_context
 from sporeling.expression import nn
 
 pytest.importorskip("sporeling.tvm_backend")
 
 
-@pytest.fixture(autouse=True)
-def _fresh_context(tmp_path, monkeypatch):
-    monkeypatch.setenv("SPORELING_HOME", str(tmp_path / "home"))
-    reset_context()
-    yield
-    reset_context()
+pytestmark = pytest.mark.usefixtures("fresh_home_and_context")
 
 
 def _chain(x):
@@ -135,9 +130,9 @@ def _lenet_losses(backend, steps=3):
 
 def test_max_pooling_trains_as_on_numpy(monkeypatch):
     """Its max_pool2d and max_pool2d_scatter run as generated functions."""
-    from sporeling.tvm_backend import pool_kernel
+    from sporeling.tvm_backend import kernels, pool_kernel
     ran, make = [], pool_kernel._make
-    pool_kernel.forget()
+    kernels.forget()
     monkeypatch.setattr(pool_kernel, "_make", lambda kind, *a: ran.append(kind) or make(kind, *a))
     got, got_weights = _lenet_losses("tvm")
     want, want_weights = _lenet_losses("numpy")

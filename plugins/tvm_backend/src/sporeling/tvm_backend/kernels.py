@@ -29,7 +29,7 @@ from .target import target, tvm
 from .tir_text import Generated
 
 __all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "function", "compact",
-           "call_chain", "generated", "below_call", "out_target", "written", "forget",
+           "call_chain", "generated", "made_call", "below_call", "out_target", "written", "forget",
            "say_once"]
 
 log = logging.getLogger("sporeling.tvm")
@@ -142,6 +142,18 @@ def generated(kind: str, why: str | None, make_spec) -> tuple:
     return spec, function(spec)
 
 
+_MADE: dict = {}  # a kernel's call key -> the call made for it (see made_call)
+
+
+def made_call(key, make):
+    """The call ``make()`` made for ``key`` (a primitive's name, operand shapes and dtypes,
+    parameters), made on the first use of the key: the RNN, pooling and row kernels'."""
+    call = _MADE.get(key)
+    if call is None:
+        call = _MADE[key] = make()
+    return call
+
+
 def below_call(kind: str, params: dict):
     """``call(backend, inputs, out)`` running ``kind`` on the providers below."""
     def below(backend, inputs, out):
@@ -222,10 +234,7 @@ def forget() -> None:
     _SAID.clear()
     _CALLS.clear()
     _REDUCE_CALLS.clear()
-    from . import pool_kernel, rnn_kernel, row_kernels
-    rnn_kernel.forget()
-    pool_kernel.forget()
-    row_kernels.forget()
+    _MADE.clear()
 
 
 _SAID: set = set()

@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import below_call, compact, generated, out_target, written
+from .kernels import below_call, compact, generated, made_call, out_target, written
 from .pooling import pool_spec, pool_unsupported
 
 __all__ = ["max_pool2d", "max_pool2d_scatter"]
-
-_CALLS: dict = {}  # (primitive, operand shape and dtype, params) -> call
-
 
 def max_pool2d(backend, x, out=None, *, kernel_size, stride, padding, dilation):
     """``(maxima, argmax)`` as NumPy's kernel (``kernels/nn/pooling.py``) gives them."""
@@ -30,11 +27,8 @@ def max_pool2d_scatter(backend, g, index, out=None, *, input_size, kernel_size, 
 
 
 def _call(kind, x, params):
-    key = (kind, x.shape, x.dtype, tuple(params.values()))
-    call = _CALLS.get(key)
-    if call is None:
-        call = _CALLS[key] = _make(kind, x, params)
-    return call
+    return made_call((kind, x.shape, x.dtype, tuple(params.values())),
+                     lambda: _make(kind, x, params))
 
 
 def _make(kind, x, params):
@@ -61,7 +55,3 @@ def _make(kind, x, params):
         return written(out, dx)
     return scatter
 
-
-def forget() -> None:
-    """Drop every call made (tests)."""
-    _CALLS.clear()

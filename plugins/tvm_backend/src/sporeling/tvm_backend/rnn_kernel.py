@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import below_call, generated
+from .kernels import below_call, generated, made_call
 from .rnn import rnn_scratch, rnn_shapes, rnn_spec, rnn_unsupported
 
 __all__ = ["lstm", "lstm_grad", "gru", "gru_grad"]
-
-_CALLS: dict = {}  # (primitive, params, input shapes and dtypes) -> call
-
 
 def lstm(backend, *inputs, out=None, **params):
     """``(y, h_n, c_n)`` of a stacked LSTM (NumPy's ``kernels/nn/rnn.py`` has the operands)."""
@@ -37,10 +34,7 @@ def gru_grad(backend, *inputs, out=None, **params):
 
 def _run(kind, backend, inputs, out, params):
     key = (kind, tuple(params.items()), tuple([(x.shape, x.dtype) for x in inputs]))
-    call = _CALLS.get(key)
-    if call is None:
-        call = _CALLS[key] = _call(kind, inputs, params)
-    return call(backend, inputs, out)
+    return made_call(key, lambda: _call(kind, inputs, params))(backend, inputs, out)
 
 
 def _call(kind, inputs, params):
@@ -82,7 +76,3 @@ def _layout(shapes) -> tuple[int, list]:
         start += -(-size // 16) * 16
     return max(start, 1), at
 
-
-def forget() -> None:
-    """Drop every call made (tests)."""
-    _CALLS.clear()

@@ -9,14 +9,11 @@ import math
 
 import numpy as np
 
-from .kernels import below_call, compact, generated, out_target, written
+from .kernels import below_call, compact, generated, made_call, out_target, written
 from .normalize import NORM_WORK as _NORM_WORK, norm_spec, norm_unsupported
-from .softmax_ce import ce_spec, ce_unsupported
+from .softmax_ce import CE_WORK, ce_spec, ce_unsupported
 
 __all__ = ["softmax_cross_entropy", "softmax_cross_entropy_grad", "normalize"]
-
-_CALLS: dict = {}  # (primitive, operand shapes and dtypes, params) -> call
-
 
 def softmax_cross_entropy(backend, x, labels, out=None, *, reduction, ignore_index):
     """The losses (``reduction="none"``) or their mean or sum, as NumPy's kernel."""
@@ -39,12 +36,9 @@ def normalize(backend, x, out=None, *, axis, eps):
 
 
 def _call(kind, inputs, params):
-    key = (kind, tuple([(a.shape, a.dtype) for a in inputs]), tuple(params.values()))
-    call = _CALLS.get(key)
-    if call is None:
-        specs = [(a.shape, a.dtype) for a in inputs]
-        call = _CALLS[key] = (_make_norm if kind == "normalize" else _make)(kind, specs, params)
-    return call
+    specs = tuple([(a.shape, a.dtype) for a in inputs])
+    make = _make_norm if kind == "normalize" else _make_ce
+    return made_call((kind, specs, tuple(params.values())), lambda: make(kind, specs, params))
 
 
 def _make_norm(kind, specs, params):
@@ -64,7 +58,7 @@ def _make_norm(kind, specs, params):
     return run
 
 
-def _make(kind, specs, params):
+def _make_ce(kind, specs, params):
     spec, fn = generated(kind, ce_unsupported(kind, specs), lambda: ce_spec(kind, specs, params))
     below = below_call(kind, params)
     if fn is None:
@@ -80,13 +74,9 @@ def _make(kind, specs, params):
         operands = [compact(inputs[0], x_shape), compact(inputs[1], (rows,))]
         if len(inputs) == 3:  # the cotangent: (1,) for a reduced loss
             operands.append(compact(inputs[2], loss_shape or (1,)))
-        fn(*operands, target.reshape(flat), np.empty(4), bad)
+        fn(*operands, target.reshape(flat), np.empty(CE_WORK), bad)
         if bad[0]:  # a label out of range: NumPy's kernel raises naming it
             return below(backend, inputs, out)
         return written(out, target)
     return run
 
-
-def forget() -> None:
-    """Drop every call made (tests)."""
-    _CALLS.clear()

@@ -22,9 +22,10 @@ import numpy as np
 
 from .tir_text import Generated, Writer, header
 
-__all__ = ["CE_KINDS", "CeSpec", "ce_spec", "ce_unsupported"]
+__all__ = ["CE_KINDS", "CE_WORK", "CeSpec", "ce_spec", "ce_unsupported"]
 
 CE_KINDS = ("softmax_cross_entropy", "softmax_cross_entropy_grad")
+CE_WORK = (4,)  # the scratch argument's shape (see _body)
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class CeSpec(Generated):
         else:
             args += [("ct", f"({n},)" if self.reduction == "none" else "(1,)", dt),
                      ("dx", f"({n}, {c})", dt)]
-        return args + [("work", "(4,)", "float64"), ("bad", "(1,)", "int32")]
+        return args + [("work", str(CE_WORK), "float64"), ("bad", "(1,)", "int32")]
 
     def source(self) -> str:
         lines = header(self.buffers(), ("rows",))

@@ -5,14 +5,18 @@ A scheduler keeps each group's starting rate as ``initial_lr`` (added to the gro
 PyTorch does), sets the groups' ``lr`` Parameters when it is built (step 0) and at every
 ``step()``, from the current rate (PyTorch's chainable forms, so two schedulers on one
 optimizer compose); ``get_last_lr()`` gives the rates it set last, one float32 Tensor per
-group as MindSpore prints them. Here: ``StepLR``, ``MultiStepLR``, ``ConstantLR``,
-``LinearLR``, ``ExponentialLR``, ``PolynomialLR``, ``CosineAnnealingLR``, ``LambdaLR``,
-``MultiplicativeLR``; 2.10's ``SequentialLR``, ``ChainedScheduler``, ``CyclicLR``,
-``CosineAnnealingWarmRestarts`` and ``ReduceLROnPlateau`` are not.
+group as MindSpore prints them. ``step(epoch)`` jumps to ``epoch``: the closed form where
+the scheduler has one (PyTorch's ``_get_closed_form_lr``; ``SequentialLR`` restarts the
+next scheduler so). Here: ``StepLR``, ``MultiStepLR``, ``ConstantLR``, ``LinearLR``,
+``ExponentialLR``, ``PolynomialLR``, ``CosineAnnealingLR``, ``LambdaLR``,
+``MultiplicativeLR``; ``SequentialLR``, ``ChainedScheduler``, ``CyclicLR``,
+``CosineAnnealingWarmRestarts`` and ``ReduceLROnPlateau`` are in
+``lr_scheduler_extra.py``.
 """
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 
 import numpy as np
@@ -21,11 +25,20 @@ from sporeling.core import ArgumentError
 from sporeling.expression import Tensor
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR", "ExponentialLR",
-           "PolynomialLR", "CosineAnnealingLR", "LambdaLR", "MultiplicativeLR"]
+           "PolynomialLR", "CosineAnnealingLR", "LambdaLR", "MultiplicativeLR", "SequentialLR",
+           "ChainedScheduler", "CyclicLR", "CosineAnnealingWarmRestarts", "ReduceLROnPlateau"]
 
 
 def _value(lr) -> float:
     return float(np.asarray(lr.asnumpy() if hasattr(lr, "asnumpy") else lr))
+
+
+def _check_optimizer(optimizer, name: str) -> None:
+    from .optimizer import Optimizer
+    if not isinstance(optimizer, Optimizer):
+        raise ArgumentError("a scheduler drives an experimental optimizer", op=name,
+                            expected="mindspore.experimental.optim.Optimizer",
+                            got=type(optimizer).__name__)
 
 
 class LRScheduler:
@@ -33,12 +46,8 @@ class LRScheduler:
     rates at ``self.last_epoch`` from their current ones (``self._rates()``)."""
 
     def __init__(self, optimizer, last_epoch: int = -1):
-        from .optimizer import Optimizer
         name = type(self).__name__
-        if not isinstance(optimizer, Optimizer):
-            raise ArgumentError("a scheduler drives an experimental optimizer", op=name,
-                                expected="mindspore.experimental.optim.Optimizer",
-                                got=type(optimizer).__name__)
+        _check_optimizer(optimizer, name)
         if isinstance(last_epoch, bool) or not isinstance(last_epoch, int) or last_epoch < -1:
             raise ArgumentError("last_epoch must be an int >= -1", op=name,
                                 expected=">= -1", got=last_epoch)
@@ -63,10 +72,20 @@ class LRScheduler:
         """The rates the last ``step()`` set, one float32 Tensor per group."""
         return [Tensor(np.asarray(lr, np.float32)) for lr in self._last_lr]
 
-    def step(self) -> None:
-        """The next epoch's rates, into the groups' ``lr`` Parameters."""
-        self.last_epoch += 1
-        rates = [float(r) for r in self.get_lr()]
+    def step(self, epoch=None) -> None:
+        """The next epoch's rates, into the groups' ``lr`` Parameters; ``step(epoch)`` sets
+        the epoch and takes the closed form's rates where there is one."""
+        if epoch is None:
+            self.last_epoch += 1
+            rates = self.get_lr()
+        else:
+            self.last_epoch = epoch
+            closed = getattr(self, "_get_closed_form_lr", None)
+            rates = closed() if closed is not None else self.get_lr()
+        self._set(rates)
+
+    def _set(self, rates) -> None:
+        rates = [float(r) for r in rates]
         for group, lr in zip(self.optimizer.param_groups, rates):
             group["lr"].set_data(Tensor(np.asarray(lr, np.float32)))
         self._last_lr = rates
@@ -85,6 +104,10 @@ class StepLR(LRScheduler):
             return self._rates()
         return [lr * self.gamma for lr in self._rates()]
 
+    def _get_closed_form_lr(self):
+        return [base * self.gamma ** (self.last_epoch // self.step_size)
+                for base in self.base_lrs]
+
 
 class MultiStepLR(LRScheduler):
     """``lr * gamma`` at each milestone (twice at a milestone given twice)."""
@@ -96,6 +119,10 @@ class MultiStepLR(LRScheduler):
     def get_lr(self):
         return [lr * self.gamma ** self.milestones.get(self.last_epoch, 0)
                 for lr in self._rates()]
+
+    def _get_closed_form_lr(self):
+        passed = bisect_right(sorted(self.milestones.elements()), self.last_epoch)
+        return [base * self.gamma ** passed for base in self.base_lrs]
 
 
 class ConstantLR(LRScheduler):
@@ -116,6 +143,10 @@ class ConstantLR(LRScheduler):
         if e == self.total_iters:
             return [lr / self.factor for lr in self._rates()]
         return self._rates()
+
+    def _get_closed_form_lr(self):
+        factor = 1.0 if self.last_epoch >= self.total_iters else self.factor
+        return [base * factor for base in self.base_lrs]
 
 
 class LinearLR(LRScheduler):
@@ -142,6 +173,10 @@ class LinearLR(LRScheduler):
         return [lr * (1 + change / (self.total_iters * self.start + (e - 1) * change))
                 for lr in self._rates()]
 
+    def _get_closed_form_lr(self):
+        done = min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base * (self.start + (self.end - self.start) * done) for base in self.base_lrs]
+
 
 class ExponentialLR(LRScheduler):
     """``lr * gamma`` every epoch."""
@@ -153,6 +188,9 @@ class ExponentialLR(LRScheduler):
     def get_lr(self):
         return self._rates() if self.last_epoch == 0 else \
             [lr * self.gamma for lr in self._rates()]
+
+    def _get_closed_form_lr(self):
+        return [base * self.gamma ** self.last_epoch for base in self.base_lrs]
 
 
 class PolynomialLR(LRScheduler):
@@ -169,6 +207,10 @@ class PolynomialLR(LRScheduler):
             return self._rates()
         factor = ((1 - e / total) / (1 - (e - 1) / total)) ** self.power
         return [lr * factor for lr in self._rates()]
+
+    def _get_closed_form_lr(self):
+        left = 1 - min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base * left ** self.power for base in self.base_lrs]
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -189,6 +231,10 @@ class CosineAnnealingLR(LRScheduler):
                     for lr, base in zip(rates, self.base_lrs)]
         return [(1 + math.cos(math.pi * e / t)) / (1 + math.cos(math.pi * (e - 1) / t))
                 * (lr - low) + low for lr in rates]
+
+    def _get_closed_form_lr(self):
+        low, cos = self.eta_min, math.cos(math.pi * self.last_epoch / self.T_max)
+        return [low + (base - low) * (1 + cos) / 2 for base in self.base_lrs]
 
 
 def _lambdas(optimizer, lr_lambda, name) -> list:
@@ -223,3 +269,8 @@ class MultiplicativeLR(LRScheduler):
         if self.last_epoch == 0:
             return self._rates()
         return [lr * f(self.last_epoch) for lr, f in zip(self._rates(), self.lr_lambdas)]
+
+
+# the schedulers built on these (they import LRScheduler from here)
+from .lr_scheduler_extra import (ChainedScheduler, CosineAnnealingWarmRestarts,  # noqa: E402
+                                 CyclicLR, ReduceLROnPlateau, SequentialLR)

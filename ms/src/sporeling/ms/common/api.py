@@ -8,7 +8,15 @@ context's ``jit_level`` decides (O1 unless set: Sporeling's default stays fused,
 signature says "O0"). The others change nothing: Sporeling compiles every ``capture_mode``
 with its one tracer, compiles per input signature and caches each graph (``dynamic``),
 picks kernels through the context's ``backend`` (not ``backend=``) and has one syntax level
-(``fullgraph``)."""
+(``fullgraph``).
+
+2.10's **JIT Fallback** -- reading a tensor's value inside the function (``int(x)``,
+``float(x.asnumpy())``, ``len(w.asnumpy())``) -- is Sporeling's value specialisation
+(``sporeling.expression.jit(specialize_values=True)``): a value computed from the
+function's tensor arguments is read while tracing, and the compiled graph is guarded on
+those arguments' values (other values compile again; a stale graph never runs). ``print(x)``
+prints the values each time the function runs (Sporeling's ``print`` equation), in 2.10's
+Graph-mode format (``Tensor(shape=[3], dtype=Int32, value=[1 2 3])``)."""
 from __future__ import annotations
 
 from sporeling.expression import jit as _sx_jit
@@ -59,5 +67,5 @@ def jit(function=None, *, capture_mode: str = "ast", jit_level: str = _UNSET_LEV
     _check(capture_mode, jit_level, dynamic, fullgraph, backend)
     level = None if jit_level is _UNSET_LEVEL else str(jit_level)
     if function is None:
-        return lambda fn: _sx_jit(fn, jit_level=level)
-    return _sx_jit(function, jit_level=level)
+        return lambda fn: _sx_jit(fn, jit_level=level, specialize_values=True)
+    return _sx_jit(function, jit_level=level, specialize_values=True)

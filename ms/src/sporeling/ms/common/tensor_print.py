@@ -16,6 +16,11 @@ holds its outputs, recorded by ``record_tensor_print.py``).
 tensor cannot tell whether it came from the facade: :func:`install` gives the class these
 two methods when ``sporeling.ms`` is imported, as it gives it MindSpore's other methods.
 Without the facade, Sporeling prints as before (NumPy's number format).
+
+* ``print(x)`` of a traced tensor inside ``ms.jit`` / Graph mode prints when the compiled
+  function runs, as 2.10's Graph-mode print does: the C++ ``Tensor::ToString`` without
+  commas (``use_comma`` false), ``Tensor(shape=[3], dtype=Int32, value=[1 2 3])``
+  (:func:`graph_print_text`, registered with the compiler's ``print`` equation).
 """
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ import numpy as np
 
 from sporeling.core import dtypes
 
-__all__ = ["tensor_str", "tensor_repr", "install"]
+__all__ = ["tensor_str", "tensor_repr", "graph_print_text", "install"]
 
 _THRESHOLD = 6              # entries along an axis before the middle is left out
 _HALF = _THRESHOLD >> 1
@@ -55,9 +60,11 @@ def _cpp_scientific(value: float, digits: int, width: int) -> str:
 
 
 class _Printer:
-    """One tensor's C++ ``TensorDataImpl::ToString`` (``use_comma`` as ``repr`` has it)."""
+    """One tensor's C++ ``TensorDataImpl::ToString`` (``use_comma`` as ``repr`` has it;
+    False: as the Graph-mode print has it)."""
 
-    def __init__(self, data: np.ndarray, low_precision: bool):
+    def __init__(self, data: np.ndarray, low_precision: bool, use_comma: bool = True):
+        self.comma = "," if use_comma else ""
         self.flat = data.reshape(-1)
         self.shape = data.shape
         self.ndim = data.ndim
@@ -83,7 +90,7 @@ class _Printer:
         for i in range(start, end):
             out.append(self.element(self.flat[self.cursor + i]))
             if i != end - 1:
-                out.append(", ")
+                out.append(self.comma + " ")
             if breaks and (i + 1) % line == 0:
                 out.append("\n ")
 
@@ -102,14 +109,14 @@ class _Printer:
             indent = "\n" + " " * (depth + 1)
             for i in range(min(_HALF, num)):
                 if i > 0:
-                    out.append("," + indent)
+                    out.append(self.comma + indent)
                 self.recurse(out, depth + 1)
             if num > _THRESHOLD:
-                out.append("," + indent + "...")
+                out.append(self.comma + indent + "...")
                 self.cursor += int(np.prod(self.shape[depth + 1:])) * (num - _THRESHOLD)
             if num > _HALF:
                 for i in range(min(num - _HALF, _HALF)):
-                    out.append(("," if (i != 0 or num <= _THRESHOLD) else "") + indent)
+                    out.append((self.comma if (i != 0 or num <= _THRESHOLD) else "") + indent)
                     self.recurse(out, depth + 1)
         out.append("]")
 
@@ -147,6 +154,19 @@ def tensor_repr(t) -> str:
     return f"{head}\n{body})" if data.ndim > 1 else f"{head} {body})"
 
 
+def graph_print_text(data: np.ndarray) -> str:
+    """What 2.10's Graph-mode ``print`` shows for a tensor holding ``data``:
+    ``Tensor(shape=[3], dtype=Int32, value=[1 2 3])`` (a line break after ``value=`` from 2
+    dimensions on)."""
+    from sporeling.expression.tensor.tensor import dtype_name
+    dtype = data.dtype
+    low = dtype in (np.float16, dtypes.bfloat16)
+    values = data.astype(np.float32) if dtype == dtypes.bfloat16 else data
+    body = "" if values.size == 0 else _Printer(values, low, use_comma=False).text()
+    head = f"Tensor(shape={list(data.shape)}, dtype={dtype_name(dtype)}, value="
+    return f"{head}\n{body})" if data.ndim > 1 else f"{head}{body})"
+
+
 def _numpy1_float_str(value) -> str:
     """NumPy 1.x's ``str`` of a float scalar (2.10 runs on NumPy 1.26; NumPy 2 writes float32
     from 1e8 on in scientific notation): positional from 1e-4 to 1e16, else scientific."""
@@ -169,3 +189,5 @@ def install(cls) -> None:
     """Print ``cls``'s instances (Sporeling's Tensor) as MindSpore 2.10 does."""
     cls.__repr__ = tensor_repr
     cls.__str__ = tensor_str
+    from sporeling.compiler.ops.debug import register_print_format
+    register_print_format(cls, graph_print_text)

@@ -37,7 +37,12 @@ class Cell(CellStateMixin, CellRuntimeMixin, CellCompatMixin, _SxCell, metaclass
     dtype, storage, offload/parallel switches and compile state: ``cell_runtime.py``).
 
     ``set_grad`` is recorded only: ``grad``/``value_and_grad`` differentiate what they are
-    given, no flag is needed (MindSpore needs it to build the backward graph)."""
+    given, no flag is needed (MindSpore needs it to build the backward graph).
+
+    In Graph mode ``construct`` may read its inputs' values (2.10's JIT Fallback: the graph
+    is specialised on them, see ``ms.jit``)."""
+
+    _specialize_values = True
 
     def __init__(self, auto_prefix=True, flags=None):
         super().__init__(auto_prefix, flags)

@@ -152,9 +152,15 @@ def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, uniqu
 
 
 def print_(*input_x):
-    """Print tensors and strings (eagerly; under Graph mode the value is not known at trace
-    time, so a traced tensor prints its shape and dtype once, at compile time). Returns
-    None, as MindSpore's ``ops.print_``."""
+    """Print tensors and strings, one per line. Under ``ms.jit`` / Graph mode a traced
+    tensor prints its values each time the compiled function runs (the compiler's
+    ``print`` equation; 2.10's Graph-mode format). Returns None, as MindSpore's
+    ``ops.print_``."""
+    if any(isinstance(item, sx.Tensor) and getattr(item._data, "_interpreter", None)
+           is not None for item in input_x):
+        from sporeling.compiler.ops.debug import debug_print
+        debug_print(*input_x, sep="\n")
+        return None
     parts = []
     for item in input_x:
         if isinstance(item, sx.Tensor):

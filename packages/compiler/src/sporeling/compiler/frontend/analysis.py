@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
-__all__ = ["stores", "loads", "exposed", "declared", "has_control_flow", "SCOPES"]
+__all__ = ["stores", "loads", "exposed", "declared", "has_control_flow", "calls_print",
+           "SCOPES"]
 
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -114,3 +115,10 @@ def has_control_flow(fn: ast.AST) -> bool:
     expression or an ``assert`` (the constructs a tensor condition breaks)."""
     return any(isinstance(n, (ast.If, ast.While, ast.For, ast.IfExp, ast.Assert))
                for n in _walk_scope(fn.body))
+
+
+def calls_print(fn: ast.AST) -> bool:
+    """Whether the function's own body calls ``print`` (by that name): converted, the call
+    prints traced values when the graph runs (``runtime.print_``)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+               n.func.id == "print" for n in _walk_scope(fn.body))

@@ -6,8 +6,8 @@ line numbers, so tracebacks, errors and the IR's source lines point at the user'
 result shares the original's globals and closure cells. Conversions are cached per code
 object, and on disk for later processes (:mod:`.disk_cache`: a second process reads no
 source and rewrites nothing); a function without control flow (nor calls of user functions
-that have some) is returned unchanged, and so is anything whose source is unavailable
-(builtins, lambdas).
+that have some) and without a ``print`` call is returned unchanged, and so is anything whose
+source is unavailable (builtins, lambdas).
 
     >>> import numpy as np
     >>> from sporeling.compiler import ops
@@ -30,7 +30,7 @@ import types
 import weakref
 
 from . import runtime
-from .analysis import has_control_flow
+from .analysis import calls_print, has_control_flow
 from .disk_cache import DiskEntry, module_from, rewrite_record
 from .flags import rewrite_flags
 from .transform import Converter
@@ -149,7 +149,7 @@ def _summary(fn) -> _Summary | None:
         else:
             node = _parse(fn)
             if node is not None:
-                own = has_control_flow(node)
+                own = has_control_flow(node) or calls_print(node)
                 # the tree is kept for the rewrite only where one is certain
                 summary = _Summary(own, _calls(node), node if own else None, None, disk,
                                    dirty=disk.enabled)

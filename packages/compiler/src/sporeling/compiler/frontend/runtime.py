@@ -27,7 +27,7 @@ from .checks import GraphSyntaxError, checked, marked, python_only, raise_, trac
 __all__ = ["GraphSyntaxError", "is_traced", "UNROLL_LIMIT", "add_outside_state", "if_stmt",
            "while_stmt", "for_stmt", "range_", "and_", "or_", "not_", "not_any", "ifexp",
            "call", "ld", "undefined", "result", "python_test", "raise_", "checked",
-           "python_only", "marked"]
+           "python_only", "marked", "print_"]
 
 UNROLL_LIMIT = 64
 """Python ``range`` loops longer than this become a ``scan`` when their state is traced."""
@@ -290,6 +290,17 @@ def ifexp(test, body, orelse):
 
 
 # -- calls ----------------------------------------------------------------------------------
+
+def print_(fn, *args, **kwargs):
+    """``print(*args)``: when ``fn`` is the built-in and an argument is traced, a
+    ``debug_print`` that prints the values each time the graph runs (see
+    :mod:`sporeling.compiler.ops.debug`); otherwise the call itself, now."""
+    import builtins
+    if fn is builtins.print and any(is_traced(a) for a in args):
+        from ..ops.debug import debug_print
+        return debug_print(*args, **kwargs)
+    return fn(*args, **kwargs)
+
 
 _DEPTH = [0]
 

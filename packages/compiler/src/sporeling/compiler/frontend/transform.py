@@ -10,11 +10,13 @@ generated functions, so the helpers can run them as Python or trace them into su
         y = -x                                         (_sp.ld(lambda: y, 'y'),), ('y',))
 
 ``and``/``or``/``not``/``a if c else b`` become helpers too, and calls go through
-``_sp.call`` (which converts user functions on demand). Statements whose conversion would
-change Python semantics (``yield``, ``del``, writes to ``global``/``nonlocal`` names, an
-``if`` inside ``try``) stay Python, with a condition that must not be traced. Statements
-whose effect would escape a traced body (``print``, writes to attributes and items) are
-preceded by ``_sp.python_only(construct, where)`` (see :mod:`.checks`).
+``_sp.call`` (which converts user functions on demand); ``print(...)`` becomes
+``_sp.print_(print, ...)``, which prints traced values when the graph runs. Statements
+whose conversion would change Python semantics (``yield``, ``del``, writes to
+``global``/``nonlocal`` names, an ``if`` inside ``try``) stay Python, with a condition that
+must not be traced. Statements whose effect would escape a traced body (``print``, writes to
+attributes and items) are preceded by ``_sp.python_only(construct, where)`` (see
+:mod:`.checks`).
 """
 from __future__ import annotations
 
@@ -81,6 +83,10 @@ class _Exprs(ast.NodeTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         func = node.func
+        if isinstance(func, ast.Name) and func.id == "print":  # (whatever `print` is then)
+            node.args = [func] + node.args
+            node.func = _locate(sp("print_"), node)
+            return node
         if isinstance(func, ast.Name) and func.id in _BUILTINS:
             return node
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \

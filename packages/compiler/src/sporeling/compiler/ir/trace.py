@@ -23,6 +23,22 @@ captured operand, so the backward (which re-runs the body) sees the forward's se
     >>> g = make_graph(lambda x: ops.dropout(x, 0.5), np.ones(4, np.float32))
     >>> [eq.prim.name for eq in g.equations]
     ['rng_seed', 'dropout']
+
+**Reading a value while tracing (specialisation).** A tracer has no data; code that needs
+one (``int(x)``, ``x.asnumpy()`` in the Graph-mode front end) calls :func:`read_value`.
+When :func:`make_graph` was given the inputs' actual values (``values=``), a value computed
+only from those inputs and constants is known: the equations leading to it are run eagerly
+on them, the traced code goes on with the concrete value, and the inputs it depended on are
+listed in ``graph.meta["value_reads"]`` -- the graph is specialised on their values, so
+whoever caches it must check them on every call (the Graph-mode compile cache does). A
+value that depends on anything else (a Parameter or another input whose value was not
+given, a random draw, a value of an enclosing trace) raises :class:`TracedValueError`.
+
+    >>> def f(x):
+    ...     return ops.mul(x, float(read_value(ops.sum(x))))
+    >>> g = make_graph(f, np.ones(3, np.float32), values=[np.ones(3, np.float32)])
+    >>> g.meta["value_reads"], [eq.prim.name for eq in g.equations]
+    ([0], ['sum', 'mul'])
 """
 from __future__ import annotations
 
@@ -40,7 +56,13 @@ from ..core.primitive import Primitive
 from .graph import Const, Equation, Graph, Var
 from .pytree import flatten
 
-__all__ = ["Tracer", "TraceInterpreter", "make_graph", "user_source", "innermost_trace"]
+__all__ = ["Tracer", "TraceInterpreter", "TracedValueError", "make_graph", "read_value",
+           "user_source", "innermost_trace"]
+
+
+class TracedValueError(SporelingError):
+    """The data of a traced value was needed while its graph is being built, and the trace
+    does not know it (see the module doc: what a trace can know)."""
 
 
 class Tracer:
@@ -56,7 +78,7 @@ class Tracer:
     size = property(lambda self: int(np.prod(self.var.aval.shape, dtype=np.int64)))
 
     def __array__(self, *args, **kwargs):
-        raise SporelingError("a traced value has no data while the graph is being built",
+        raise TracedValueError("a traced value has no data while the graph is being built",
                              op="Graph mode", where=user_location(),
                              hint="use ops instead of NumPy on tensors inside construct/jit, "
                                   "or run this part in PyNative mode")
@@ -92,6 +114,15 @@ class TraceInterpreter(Interpreter, Layer):
         # how a fresh value (see the module doc) is handed to the traced code: the Graph-mode
         # front end wraps it in a Tensor, like every other value its code sees
         self.wrap_fresh = wrap_fresh
+        # values known while tracing (make_graph's ``values=``): Var -> array, the inputs'
+        # and those read_value computed from them; None: nothing is known
+        self.known: dict | None = None
+        self.input_index: dict = {}  # input Var -> its position among the graph's inputs
+        self.value_reads: set = set()  # input Vars whose value the traced code read
+        self._producer: dict = {}  # Var -> the equation that made it (read_value's walk)
+        self._scanned = 0
+        # the last effect token (a debug print's result): effects run in the order bound
+        self.effect_token = None
 
     def new_input(self, aval: Aval) -> Tracer:
         return Tracer(Var(Aval(tuple(aval.shape), np.dtype(aval.dtype))), self)
@@ -133,6 +164,68 @@ class TraceInterpreter(Interpreter, Layer):
         tracers = [Tracer(v, self) for v in outvars]
         return tuple(tracers) if prim.multiple_results else tracers[0]
 
+    def value_of(self, var: Var):
+        """``(array, None)``: ``var``'s value, computed from the known inputs and constants
+        (the inputs it depends on join ``value_reads``); or ``(None, why)``."""
+        known = self.known
+        if known is None:
+            return None, None
+        if var in known:
+            if var in self.input_index:
+                self.value_reads.add(var)
+            return known[var], None
+        producer = self._producer
+        for eq in self.equations[self._scanned:]:
+            for out in eq.outputs:
+                producer[out] = eq
+        self._scanned = len(self.equations)
+        order, seen, inputs, todo = [], set(), set(), [(var, False)]
+        while todo:  # the equations var depends on, in dependency order
+            v, ready = todo.pop()
+            if ready:
+                order.append(producer[v])
+                continue
+            if v in seen:
+                continue
+            seen.add(v)
+            if v in known:
+                if v in self.input_index:
+                    inputs.add(v)
+                continue
+            eq = producer.get(v)
+            if eq is None:
+                return None, ("an input whose value is not known while tracing (a "
+                              "Parameter, or a value of an enclosing trace)")
+            if eq.prim.nondeterministic or eq.prim.fresh_per_run:
+                return None, f"a value drawn anew at every run ({eq.prim.name})"
+            todo.append((v, True))
+            todo.extend((x, False) for x in eq.inputs if isinstance(x, Var))
+        from ..core import eager
+        for eq in order:
+            if eq.outputs[0] in known:  # an equation of several outputs, done already
+                continue
+            args = tuple(x.value if isinstance(x, Const) else known[x] for x in eq.inputs)
+            out = eager.apply(eq.prim, args, dict(eq.params))
+            known.update(zip(eq.outputs, out if eq.prim.multiple_results else (out,)))
+        self.value_reads |= inputs
+        return known[var], None
+
+
+def read_value(tracer: Tracer) -> np.ndarray:
+    """The value of ``tracer`` as a NumPy array (a copy), for code that reads a traced
+    value (see the module doc); :class:`TracedValueError` when the trace cannot know it."""
+    interp = tracer._interpreter
+    value, why = interp.value_of(tracer.var) if not interp.closed else (None, None)
+    if value is not None:
+        return np.array(value, copy=True)
+    if why is None:
+        np.asarray(tracer)  # the tracer's own error: no data while the graph is built
+    raise TracedValueError("the value of a traced tensor is read while the graph is being "
+                           "built, and it is not known then", op="Graph mode",
+                           got=f"a value that depends on {why}", where=user_location(),
+                           hint="compute with ops instead of reading the value, or run this "
+                                "part in PyNative mode")
+
 
 def _escaped(tracer):
     """The error for a tracer of a finished trace: where it was computed, where it is used."""
@@ -161,7 +254,7 @@ def _is_value(x) -> bool:
 
 def make_graph(fn: Callable, *example_args, name: str | None = None,
                record_source: bool = True, fresh_seeds: bool = True,
-               wrap_fresh: Callable | None = None) -> Graph:
+               wrap_fresh: Callable | None = None, values: list | None = None) -> Graph:
     """Trace ``fn`` on values shaped like ``example_args`` (arrays or Avals; nested
     tuples/lists/dicts allowed) into a :class:`Graph`.
 
@@ -169,10 +262,17 @@ def make_graph(fn: Callable, *example_args, name: str | None = None,
     ``graph.meta["captured"]`` (in order) for the caller to pass. With ``fresh_seeds`` the
     trace receives the fresh values (random seeds) bound while ``fn`` runs, presented to
     ``fn`` through ``wrap_fresh`` when given (see the module doc).
+
+    ``values``: the actual values of the (flattened) inputs, None where unknown; the traced
+    code may then read values computed from them (:func:`read_value`), and
+    ``graph.meta["value_reads"]`` lists the positions of the inputs it read.
     """
     interp = TraceInterpreter(record_source, wrap_fresh)
     leaves, in_tree = flatten(list(example_args), is_leaf=_is_value)
     tracers = [interp.new_input(leaf) for leaf in leaves]
+    if values is not None:
+        interp.known = {t.var: v for t, v in zip(tracers, values) if v is not None}
+        interp.input_index = {t.var: i for i, t in enumerate(tracers)}
     from .pytree import unflatten
     if fresh_seeds:
         with pushed(interp):
@@ -189,5 +289,7 @@ def make_graph(fn: Callable, *example_args, name: str | None = None,
     graph = Graph([t.var for t in tracers] + [v for _, v in captured], interp.equations,
                   outputs, name or getattr(fn, "__name__", "graph"))
     graph.meta.update(in_tree=in_tree, out_tree=out_tree,
-                      captured=[value for value, _ in captured])
+                      captured=[value for value, _ in captured],
+                      value_reads=sorted(interp.input_index[v] for v in interp.value_reads))
+    interp.known = None  # the trace is over: its values are not kept
     return graph

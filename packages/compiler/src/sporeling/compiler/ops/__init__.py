@@ -15,6 +15,7 @@ from .assign import *  # noqa: F401,F403
 from .clip import *  # noqa: F401,F403
 from .comparison import *  # noqa: F401,F403
 from .control import *  # noqa: F401,F403
+from . import debug  # noqa: F401,E402  (the print primitive; debug_print is not an array op)
 from .dtype import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403

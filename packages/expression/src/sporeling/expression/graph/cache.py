@@ -8,6 +8,12 @@ dtypes, and every Cell the trace went through still has the same ``training`` fl
 same Parameters and sub-Cells. When no graph of a key passes its guards, the call compiles
 a new one, kept beside the others (up to a few per key: training on and off);
 ``compile_count`` counts every compilation.
+
+A function compiled with ``specialize_values`` may read its array arguments' values while
+tracing (``int(x)``: see :mod:`.tracing`); its graph is then specialised on them, and the
+entry keeps a copy of each argument it read -- a **value guard**, checked on every call (not
+only when the structure epoch moves): a call whose values differ compiles another graph, so
+a stale specialisation never runs.
 """
 from __future__ import annotations
 
@@ -30,7 +36,7 @@ from .tracing import ARRAY_LEAF, is_array_leaf, rebuild, trace
 __all__ = ["CompiledFunction", "cell_signature"]
 
 _ndarray = np.ndarray
-_VARIANTS = 4  # graphs kept per key whose guards differ (training on/off, ...)
+_VARIANTS = 8  # graphs kept per key whose guards differ (training on/off, values read...)
 
 
 def cell_signature(cell) -> tuple:
@@ -41,25 +47,37 @@ def cell_signature(cell) -> tuple:
 
 class _Entry:
     __slots__ = ("executable", "traced", "param_avals", "cells", "compile_seconds",
-                 "copied", "checked_at", "plain")
+                 "copied", "checked_at", "plain", "values")
 
-    def __init__(self, executable, traced, cells, seconds):
+    def __init__(self, executable, traced, cells, seconds, arrays=()):
         self.executable, self.traced, self.compile_seconds = executable, traced, seconds
         self.param_avals = [(p._data.shape, p._data.dtype) for p in traced.params]
         self.cells = [(weakref.ref(c), cell_signature(c)) for c in cells]
         self.checked_at = -1  # the structure epoch at which the guards last held
+        # the arguments whose values the trace read: (position, dtype, shape, bytes)
+        self.values = [(i, arrays[i].dtype, arrays[i].shape, arrays[i].tobytes())
+                       for i in traced.value_reads]
         # Parameters written in place whose old buffer an output would return (effects.py)
         n_args, params = traced.n_args, traced.params
         written = {n_args + i for i, p in enumerate(params)
                    if any(p is q for q in traced.effect_params)}
         graph = executable.graph
         self.copied = aliased_param_inputs(
-            graph, len(graph.outputs) - len(traced.effect_params),
+            graph, len(graph.outputs) - len(traced.effect_params) - traced.n_tokens,
             range(n_args, n_args + len(params)), written, executable.program.program.backend)
         # arrays in, one array out, nothing else to feed or store: run() takes a short cut
         self.plain = (not params and not self.copied and not traced.captured and
                       not traced.effect_params and traced.out_tree is None and
-                      traced.out_static == [ARRAY_LEAF])
+                      traced.out_static == [ARRAY_LEAF] and not traced.n_tokens)
+
+    def matches(self, arrays: list) -> bool:
+        """Whether the arguments hold the values this graph was specialised on (its value
+        guards; always True without any)."""
+        for i, dtype, shape, data in self.values:
+            a = arrays[i]
+            if a.dtype != dtype or a.shape != shape or a.tobytes() != data:
+                return False
+        return True
 
     def valid(self) -> bool:
         if self.checked_at == EPOCH[0]:  # nothing the guards read has changed since
@@ -100,7 +118,8 @@ class _Entry:
             for p, value in zip(traced.effect_params, outs[n:]):
                 if value is not p._data:  # assign wrote in place unless it could not
                     _store(p, value)
-        return rebuild(traced.out_tree, traced.out_static, map(wrap, outs[:n]))
+        return rebuild(traced.out_tree, traced.out_static,
+                       map(wrap, outs[:n - traced.n_tokens]))
 
 
 def _store(param, value) -> None:
@@ -140,8 +159,10 @@ class CompiledFunction:
     ``compile_seconds`` their total time (trace + passes + lowering).
     """
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, specialize_values: bool = False):
         self.name = name
+        # tracing may read the arguments' values (a graph per value read: see the module doc)
+        self.specialize_values = specialize_values
         self._entries: dict = {}
         self._fast: dict = {}  # call signature -> entry (see call)
         self.compile_count = 0
@@ -189,14 +210,14 @@ class CompiledFunction:
                 entry = self._fast.get(signature)
             except (AttributeError, TypeError):  # not a Tensor; an unhashable extra
                 signature = entry = None
-            if entry is not None and entry.valid():
+            if entry is not None and entry.valid() and entry.matches(arrays):
                 self.last_entry = entry
                 return entry.run(arrays)
         found = self.key(args, kwargs, extra)
         if found is None:
             return fn(*args, **kwargs)
         key, arrays = found
-        entry = self._entry(fn, args, kwargs, key)
+        entry = self._entry(fn, args, kwargs, key, arrays)
         if not kwargs and signature is not None and all(type(x) is _ndarray for x in arrays):
             if len(self._fast) >= _FAST_ENTRIES:  # stale context versions, many shapes
                 self._fast.clear()
@@ -209,28 +230,29 @@ class CompiledFunction:
         found = self.key(args, kwargs, extra)
         if found is None:
             return False
-        self._entry(fn, args, kwargs, found[0])
+        self._entry(fn, args, kwargs, *found)
         return True
 
-    def _entry(self, fn, args, kwargs, key) -> _Entry:
-        """The valid compiled entry for ``key`` (compiled now on a miss)."""
+    def _entry(self, fn, args, kwargs, key, arrays) -> _Entry:
+        """The valid compiled entry for ``key`` and the arguments' values (compiled now on
+        a miss)."""
         variants = self._entries.get(key)
         if variants is None:
             variants = self._entries[key] = []
         for entry in variants:
-            if entry.valid():
+            if entry.valid() and entry.matches(arrays):
                 break
         else:
-            entry = self._compile(fn, args, kwargs)
+            entry = self._compile(fn, args, kwargs, arrays)
             variants.insert(0, entry)
             del variants[_VARIANTS:]
         self.last_entry = entry
         return entry
 
-    def _compile(self, fn, args, kwargs) -> _Entry:
+    def _compile(self, fn, args, kwargs, arrays) -> _Entry:
         start = time.perf_counter()
         try:
-            traced, cells = trace(fn, args, kwargs, self.name)
+            traced, cells = trace(fn, args, kwargs, self.name, self.specialize_values)
             executable = compile_at(traced.graph, self.jit_level)
         except Exception as exc:
             locate(exc, traceback=True)  # the user's line the trace failed at, if none yet
@@ -240,7 +262,7 @@ class CompiledFunction:
         seconds = time.perf_counter() - start
         self.compile_count += 1
         self.compile_seconds += seconds
-        return _Entry(executable, traced, cells, seconds)
+        return _Entry(executable, traced, cells, seconds, arrays)
 
     def info(self) -> dict:
         """``{"compile_count", "entries", "compile_seconds"}``."""

@@ -34,10 +34,13 @@ _CACHES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def cache_of(cell) -> CompiledFunction:
-    """The compile cache of ``cell`` (made on first use)."""
+    """The compile cache of ``cell`` (made on first use). A Cell class whose
+    ``_specialize_values`` is True may read its inputs' values while tracing, as
+    ``jit(specialize_values=True)`` (the MindSpore facade's ``nn.Cell``)."""
     cache = _CACHES.get(cell)
     if cache is None:
-        cache = _CACHES[cell] = CompiledFunction(f"{type(cell).__name__}.construct")
+        cache = _CACHES[cell] = CompiledFunction(
+            f"{type(cell).__name__}.construct", bool(getattr(cell, "_specialize_values", False)))
     return cache
 
 

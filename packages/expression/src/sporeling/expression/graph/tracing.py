@@ -22,6 +22,18 @@ value; reads traced after the write see the new value.
 Random ops draw their seed from an ``rng_seed`` equation of the graph (see
 :mod:`sporeling.compiler.ops.random`), wrapped as a Tensor for the traced code: every run
 of the compiled graph draws new masks, and after ``set_seed`` the same sequence as PyNative.
+
+**Value reads.** Traced with ``specialize=True``, the code may read a tensor's value
+(``int(x)``, ``x.asnumpy()``, ``len(x.asnumpy())``) when it is computed only from the array
+arguments and constants: the trace is given the arguments' values and goes on with the
+concrete one (:func:`sporeling.compiler.ir.trace.read_value`); ``Traced.value_reads`` lists
+the arguments read, on whose values the compile cache then guards the graph. Otherwise (and
+for values depending on Parameters or random draws) a read raises ``TracedValueError``.
+
+**Prints.** ``print(x)`` of a traced tensor (rewritten by the AST front end) is a ``print``
+equation run by the compiled graph (:mod:`sporeling.compiler.ops.debug`): it prints each
+call's values, ``str(tensor)``. Its effect token is a graph output (``Traced.n_tokens``),
+after the array outputs, so the prints are kept.
 """
 from __future__ import annotations
 
@@ -35,6 +47,7 @@ import numpy as np
 from sporeling.compiler.ir import Graph, Var, flatten, make_graph, unflatten
 
 from sporeling.compiler.core.stack import Layer, innermost, pushed
+from sporeling.compiler.ir.trace import innermost_trace
 
 from ..tensor.parameter import Lift, lifted, live_parameters
 from ..tensor.tensor import Tensor, wrap
@@ -148,6 +161,8 @@ class Traced:
     out_tree: object
     out_static: list
     captured: list = field(default_factory=list)
+    value_reads: list = field(default_factory=list)  # arguments (array positions) read
+    n_tokens: int = 0            # effect tokens among the outputs, before the effect params
 
 
 def _used_vars(graph: Graph) -> set:
@@ -166,19 +181,22 @@ class Retrace(Exception):
 _RETRACES = 2  # state is made once; more would be a loop
 
 
-def trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
+def trace(fn, args: tuple, kwargs: dict, name: str,
+          specialize: bool = False) -> tuple[Traced, list]:
     """Trace ``fn(*args, **kwargs)``: array leaves of the arguments become graph inputs,
     other leaves are static (baked in); live Parameters are lifted (see the module doc).
-    Returns the :class:`Traced` call and the Cells it went through."""
+    ``specialize``: the code may read values computed from the arguments (see the module
+    doc). Returns the :class:`Traced` call and the Cells it went through."""
     for _ in range(_RETRACES):
         try:
-            return _trace(fn, args, kwargs, name)
+            return _trace(fn, args, kwargs, name, specialize)
         except Retrace:
             continue
-    return _trace(fn, args, kwargs, name)
+    return _trace(fn, args, kwargs, name, specialize)
 
 
-def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
+def _trace(fn, args: tuple, kwargs: dict, name: str,
+           specialize: bool = False) -> tuple[Traced, list]:
     leaves, in_tree = flatten((args, kwargs), is_leaf=is_array_leaf)
     slots = [i for i, x in enumerate(leaves) if is_array_leaf(x)]
     params = live_parameters()
@@ -204,17 +222,23 @@ def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
             out_leaves, out_tree = flatten(out, is_leaf=is_array_leaf)
             arrays = [x._data if isinstance(x, Tensor) else x for x in out_leaves
                       if is_array_leaf(x)]
-        result.update(out_tree=out_tree, effects=effects,
+        token = innermost_trace().effect_token  # the prints' (see the module doc)
+        tokens = [] if token is None else [token]
+        result.update(out_tree=out_tree, effects=effects, n_tokens=len(tokens),
                       static=[ARRAY_LEAF if is_array_leaf(x) else x for x in out_leaves])
         with full_precision():  # an assign writes its Parameter's dtype
             assigned = _assignments(effects, params, param_tracers)
-        return arrays + assigned
+        return arrays + tokens + assigned
 
     outer, _STATE.cells, _STATE.kept = (_STATE.cells, _STATE.kept), [], []
     try:
         with _tracing():
             # random seeds drawn in the trace are Tensors, like every value fn sees
-            graph = make_graph(flat_fn, *examples, name=name, wrap_fresh=wrap)
+            values = None
+            if specialize:  # the arguments' values, for reads (the Parameters' are not)
+                values = [_value(leaves[i]) for i in slots] + [None] * len(params)
+            graph = make_graph(flat_fn, *examples, name=name, wrap_fresh=wrap,
+                               values=values)
     finally:
         cells, kept = _STATE.cells, _STATE.kept
         _STATE.cells, _STATE.kept = outer
@@ -230,7 +254,9 @@ def _trace(fn, args: tuple, kwargs: dict, name: str) -> tuple[Traced, list]:
     effects = result["effects"]
     return Traced(graph, n_args, [params[i] for i in keep], [p for p, _ in effects],
                   result["out_tree"], result["static"],
-                  list(graph.meta.get("captured", []))), cells
+                  list(graph.meta.get("captured", [])),
+                  [i for i in graph.meta.get("value_reads", ()) if i < n_args],
+                  result["n_tokens"]), cells
 
 
 def _assignments(effects, params, param_tracers) -> list:
@@ -270,6 +296,11 @@ def _check_assign_order(graph: Graph) -> None:
                                       "value; a direct assign is not")
 
 
+def _value(value) -> np.ndarray:
+    data = value._data if isinstance(value, Tensor) else value
+    return np.asarray(data)
+
+
 def _example(value):
     """A zero-stride stand-in with ``value``'s shape and dtype (no memory)."""
     data = value._data if isinstance(value, Tensor) else value
@@ -290,6 +321,13 @@ def _register_control_flow_wrapper() -> None:
         return
     register_wrapper(Tensor, _wrap_in_trace, lambda t: t._data,
                      recorded=lambda t: t._node is not None)
+    from sporeling.compiler.ops.debug import register_print_format
+    register_print_format(Tensor, _tensor_text)
+
+
+def _tensor_text(array) -> str:
+    """How a traced Tensor's values print when the graph runs (``print(x)``): as a Tensor."""
+    return str(wrap(array))
 
 
 _register_control_flow_wrapper()

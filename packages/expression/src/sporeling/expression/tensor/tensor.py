@@ -27,6 +27,7 @@ import numpy as np
 from sporeling.core import DTypeError, SporelingError, dtypes
 from sporeling.compiler import ops
 from sporeling.compiler.core import eager
+from sporeling.compiler.ir.trace import Tracer, read_value
 
 from .indexing import TensorIndexing
 from .methods import TensorMethods
@@ -88,9 +89,13 @@ def _traced(data) -> bool:
 
 
 def _concrete(data):
-    """``data``; a traced value raises its clear error (no data while compiling)."""
+    """``data``'s values. A traced value has them only where its trace knows them (a
+    Graph-mode function specialised on its inputs' values: ``read_value``, which records
+    the read); otherwise it raises its clear error (no data while compiling)."""
     if type(data) is not _ndarray and _traced(data):
-        np.asarray(data)  # a Tracer's __array__ raises, naming the user's line
+        if isinstance(data, Tracer):
+            return read_value(data)  # the value, or the error naming the user's line
+        np.asarray(data)  # another transformation's value: its __array__ raises
     return data
 
 
@@ -198,29 +203,29 @@ class Tensor(TensorOperators, TensorMethods, TensorIndexing):
     numpy = asnumpy
 
     def __array__(self, dtype=None, copy=None):
-        _concrete(self._data)
-        if dtype is None or np.dtype(dtype) == self._data.dtype:
-            return self._data.copy() if copy else self._data
-        return self._data.astype(dtype)
+        data = _concrete(self._data)
+        if dtype is None or np.dtype(dtype) == data.dtype:
+            return data.copy() if copy else data
+        return data.astype(dtype)
 
     def item(self):
         """The single element as a Python number (an error unless ``size == 1``)."""
-        _concrete(self._data)
         if self._data.size != 1:
             raise SporelingError("item() needs a tensor with one element", op="item",
                                  expected="size 1", got=f"shape {list(self.shape)}")
-        value = self._data.reshape(())[()]
-        return float(value) if self._data.dtype == dtypes.bfloat16 else value.item()
+        data = _concrete(self._data)
+        value = data.reshape(())[()]
+        return float(value) if data.dtype == dtypes.bfloat16 else value.item()
 
     def tolist(self):
         """The data as (nested) Python lists."""
-        _concrete(self._data)
-        if self._data.dtype == dtypes.bfloat16:
-            return self._data.astype(np.float32).tolist()
-        return self._data.tolist()
+        data = _concrete(self._data)
+        if data.dtype == dtypes.bfloat16:
+            return data.astype(np.float32).tolist()
+        return data.tolist()
 
     def __bool__(self) -> bool:
-        return bool(self.item()) if self._data.size == 1 else bool(self._data)
+        return bool(self.item()) if self._data.size == 1 else bool(_concrete(self._data))
 
     def __float__(self) -> float:
         return float(self.item())
@@ -241,8 +246,8 @@ class Tensor(TensorOperators, TensorMethods, TensorIndexing):
         return self._data.shape[0]
 
     def __repr__(self) -> str:
-        _concrete(self._data)
-        data = self._data.astype(np.float32) if self.dtype == dtypes.bfloat16 else self._data
+        data = _concrete(self._data)
+        data = data.astype(np.float32) if self.dtype == dtypes.bfloat16 else data
         text = np.array2string(data, separator=", ", threshold=1000)
         head = f"Tensor(shape={list(self.shape)}, dtype={dtype_name(self.dtype)}, value="
         return f"{head}\n{text})" if data.ndim > 1 else f"{head} {text})"

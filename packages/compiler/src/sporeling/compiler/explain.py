@@ -69,24 +69,43 @@ def explain(executable, level: str | None = None) -> str:
                f"{' '.join(_spec(o) for o in operands)} -> {results}"
         if ins.name in _FUSED and ins.params.get("expr"):
             text += "  (" + ", ".join(node[0] for node in ins.params["expr"]) + ")"
+        if ins.params.get("members"):
+            text += f"  ({len(ins.params['members'])} members)"
         if ins.where:
             text += f"  at {ins.where}"
         lines.append(text)
     return "\n".join(lines)
 
 
+def _fused(instructions):
+    """``(kind, expr)`` of every fused chain and reduction, a group's members included (a
+    backend's pass may group consecutive ones into one call: ``members`` with a ``kind``
+    and ``params`` each)."""
+    for ins in instructions:
+        if ins.name in _FUSED:
+            yield ins.name, ins.params.get("expr", ())
+        for member in ins.params.get("members", ()):
+            yield member.kind, dict(member.params).get("expr", ())
+
+
 def _fusion_summary(instructions) -> list[str]:
-    chains = [ins for ins in instructions if ins.name == "fused_elementwise"]
-    reductions = [ins for ins in instructions if ins.name == "fused_reduce"]
+    fused = list(_fused(instructions))
+    chains = [expr for kind, expr in fused if kind == "fused_elementwise"]
+    reductions = [expr for kind, expr in fused if kind == "fused_reduce"]
+    groups = [ins for ins in instructions if ins.params.get("members")]
     if not chains and not reductions:
         return ["  fused: nothing"]
     parts = []
     if chains:
-        size = sum(len(ins.params["expr"]) for ins in chains)
+        size = sum(len(expr) for expr in chains)
         parts.append(f"{len(chains)} elementwise chain{'s' * (len(chains) > 1)} of {size} "
                      f"equations")
     if reductions:
         parts.append(f"{len(reductions)} reduction{'s' * (len(reductions) > 1)} of chains")
+    if groups:
+        size = sum(len(ins.params["members"]) for ins in groups)
+        parts.append(f"{size} of them in {len(groups)} group{'s' * (len(groups) > 1)} "
+                     f"(one call each)")
     return ["  fused: " + ", ".join(parts)]
 
 

@@ -48,23 +48,35 @@ class KernelMemory:
       planned, and the input's buffer must outlive every use of the view.
     * ``"fresh"`` -- allocates every result (multiple results too): not planned, aliases
       nothing.
+    * ``"outs"`` -- a multi-result kernel that allocates each result unless given a buffer
+      for it: ``out=`` a tuple, one entry per result, None where it allocates. Not planned;
+      lowering gives it only Parameters' buffers (a training step's updates written in
+      place, see ``sporeling.compiler.lowering.updates``).
     * ``"opaque"`` -- nothing promised (the default): it allocates, and its outputs may
       alias any input.
 
     ``in_place`` (only with ``"out"``): input positions ``out`` may share memory with,
     because the kernel reads each element of that input before writing the same element
     of ``out`` (ufuncs); ``"all"``: every input of the output's shape (a generated loop
-    over the output reading each operand at the index it writes).
+    over the output reading each operand at the index it writes). With ``"outs"``: a
+    function ``(params, n_inputs) -> positions per result``, as the call's parameters say
+    (a group of generated loops: the inputs only the loop writing that result reads).
     """
     kind: str = "opaque"
-    in_place: tuple[int, ...] = ()
+    in_place: tuple[int, ...] | str | Callable = ()
 
-    KINDS = ("out", "view", "fresh", "opaque")
+    KINDS = ("out", "view", "fresh", "outs", "opaque")
 
     def __post_init__(self) -> None:
         if self.kind not in self.KINDS:
             raise PluginError("bad kernel memory kind", expected=" | ".join(self.KINDS),
                               got=repr(self.kind))
+        if self.kind == "outs":
+            if not callable(self.in_place):
+                raise PluginError("kind 'outs' needs its in-place positions' function",
+                                  got=repr(self.in_place),
+                                  expected="KernelMemory.writes_outs(fn(params, n_inputs))")
+            return
         if self.in_place and self.kind != "out":
             raise PluginError("in-place positions need kind 'out'", got=repr(self.kind),
                               expected="KernelMemory.writes_out(in_place=...)")
@@ -77,8 +89,15 @@ class KernelMemory:
     def writes_out(cls, in_place: tuple[int, ...] | str = ()) -> "KernelMemory":
         return cls("out", in_place if in_place == "all" else tuple(in_place))
 
-    def positions(self, n_inputs: int) -> tuple[int, ...]:
-        """The in-place positions of a call with ``n_inputs`` operands."""
+    @classmethod
+    def writes_outs(cls, in_place: Callable[[dict, int], tuple]) -> "KernelMemory":
+        return cls("outs", in_place)
+
+    def positions(self, n_inputs: int, params: dict | None = None) -> tuple:
+        """The in-place positions of a call with ``n_inputs`` operands (kind ``"outs"``: a
+        tuple of them per result, for a call with these ``params``)."""
+        if self.kind == "outs":
+            return tuple(tuple(p) for p in self.in_place(params or {}, n_inputs))
         return tuple(range(n_inputs)) if self.in_place == "all" else self.in_place
 
 

@@ -20,8 +20,8 @@ import numpy as np
 
 from .target import tvm, vector_bytes
 
-__all__ = ["Unsupported", "unsupported", "collapsed", "prim_func", "arguments", "EXPRESSIONS",
-           "PARALLEL_FROM"]
+__all__ = ["Unsupported", "unsupported", "collapsed", "prim_func", "arguments", "emit_nest",
+           "schedule_nest", "NestValue", "EXPRESSIONS", "PARALLEL_FROM"]
 
 PARALLEL_FROM: int | None = None
 """Outputs with at least this many elements run their outer loops on TVM's threads; None:
@@ -182,8 +182,6 @@ def prim_func(expr: tuple, in_specs: tuple):
     if why is not None:
         raise Unsupported(why)
     t = tvm()
-    tir = t.tirx
-    ops = _ops()
     # a 0-d result (a loss and its scaling...) is a loop of one over shape (1,)
     out_shape, out_dtype = tuple(expr[-1][3]) or (1,), str(np.dtype(expr[-1][4]))
     from tvm.script.ir_builder import IRBuilder
@@ -192,21 +190,53 @@ def prim_func(expr: tuple, in_specs: tuple):
     with IRBuilder() as builder:
         with T.prim_func(s_tir=True):
             inputs, out = arguments(T, in_specs, out_shape, out_dtype)
-            # nodes with one value for the whole output (an optimizer's bias corrections
-            # from the step count...) are computed once, before the loops (LLVM did not
-            # hoist a per-element pow: 83 us for 30k elements)
-            once = _invariant(expr, in_specs)
-            known = {k: T.bind(v) for k, v in
-                     _values(expr, in_specs, inputs, [], ops, tir, {}, once).items()}
-            with T.grid(*out_shape) as loops:
-                loops = list(loops) if len(out_shape) > 1 or not isinstance(
-                    loops, tvm().tirx.Var) else [loops]
-                with T.sblock("out"):
-                    index = [T.axis.spatial(n, i) for n, i in zip(out_shape, loops)]
-                    last = len(expr) - 1
-                    T.buffer_store(out, _values(expr, in_specs, inputs, index, ops, tir,
-                                                known, {last})[last], index)
-    return _schedule(t, builder.get(), out_shape, out_dtype, [s for s, _ in in_specs])
+            emit_nest(T, [(expr, in_specs, inputs, out)], out_shape, "out")
+    sch = t.s_tir.Schedule(builder.get())
+    schedule_nest(sch, "out", out_shape, out_dtype, [s for s, _ in in_specs])
+    return sch.mod
+
+
+class NestValue:
+    """An operand of a chain in a loop nest that is the value an earlier chain of the same
+    nest computes at the same index (see :func:`emit_nest`): read, it is that value."""
+
+    def __init__(self, values: dict, member: int):
+        self.values, self.member = values, member
+
+    def __getitem__(self, index):
+        return self.values[self.member]
+
+
+def emit_nest(T, members, out_shape, block: str) -> None:
+    """Inside ``T.prim_func()``: one loop nest over ``out_shape`` (sblock ``block``) that
+    stores, at each index, every member chain's value into its output -- ``members`` are
+    ``(expr, in_specs, inputs, out)``, computed in order; an input may be a
+    :class:`NestValue` of an earlier member (its value at the index, never reloaded)."""
+    tir = tvm().tirx
+    ops = _ops()
+    # nodes with one value for the whole output (an optimizer's bias corrections from the
+    # step count...) are computed once, before the loops (LLVM did not hoist a
+    # per-element pow: 83 us for 30k elements)
+    known = [{k: T.bind(v) for k, v in _values(expr, in_specs, inputs, [], ops, tir, {},
+                                              _invariant(expr, in_specs)).items()}
+             for expr, in_specs, inputs, _ in members]
+    values: dict = {}
+    for member in members:  # a NestValue's reads resolve through this table
+        for x in member[2]:
+            if isinstance(x, NestValue):
+                x.values = values
+    with T.grid(*out_shape) as loops:
+        loops = list(loops) if len(out_shape) > 1 or not isinstance(
+            loops, tvm().tirx.Var) else [loops]
+        with T.sblock(block):
+            index = [T.axis.spatial(n, i) for n, i in zip(out_shape, loops)]
+            for m, ((expr, in_specs, inputs, out), given) in enumerate(zip(members, known)):
+                last = len(expr) - 1
+                # a later member reading it gets the expression itself (LLVM computes it
+                # once): bound to a variable, TVM's vectoriser gave every lane one lane's
+                values[m] = value = _values(expr, in_specs, inputs, index, ops, tir, given,
+                                            {last})[last]
+                T.buffer_store(out, value, index)
 
 
 def arguments(T, in_specs, out_shape, out_dtype) -> tuple[list, object]:
@@ -268,7 +298,7 @@ def _values(expr, in_specs, inputs, index, ops, tir, known: dict, wanted: set) -
     return {k: values[k] for k in wanted}
 
 
-def _schedule(t, func, out_shape, out_dtype, in_shapes):
+def schedule_nest(sch, block: str, out_shape, out_dtype, in_shapes) -> None:
     """The trailing axes every operand reads whole or not at all fused into one inner loop.
     LLVM's loop vectoriser takes a long one (with its remainder and its unrolling):
     splitting it at the vector width and vectorising in TVM ran 1.7-4.4x slower wherever
@@ -276,9 +306,7 @@ def _schedule(t, func, out_shape, out_dtype, in_shapes):
     short one under outer loops -- a blocked layout's 16 channels, read with a per-channel
     bias -- TVM vectorises whole: LLVM unrolled it and vectorised the loop around it with
     gathers and scatters (24 against 10 us for (64, 64, 16) + (64, 1, 16))."""
-    sch = t.s_tir.Schedule(func)
-    block = sch.get_sblock("out")
-    loops = sch.get_loops(block)
+    loops = sch.get_loops(sch.get_sblock(block))
     fused = _fused_axes(out_shape, in_shapes)
     outer = list(loops[:len(loops) - fused])
     inner = sch.fuse(*loops[len(loops) - fused:]) if fused > 1 else loops[-1]
@@ -287,4 +315,3 @@ def _schedule(t, func, out_shape, out_dtype, in_shapes):
         sch.vectorize(inner)
     if PARALLEL_FROM is not None and math.prod(out_shape) >= PARALLEL_FROM and outer:
         sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
-    return sch.mod

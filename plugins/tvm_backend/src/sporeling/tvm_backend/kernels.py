@@ -24,6 +24,7 @@ from sporeling.compiler.passes import dump_dir
 
 from . import cache
 from .elementwise import collapsed, prim_func, unsupported
+from .group import Group, layout
 from .reduction import reduce_prim_func, reduce_unsupported, scratch, value_shape
 from .target import target, tvm
 from .tir_text import Generated
@@ -52,7 +53,8 @@ def compile_chains(chains) -> None:
     with _LOCK:
         wanted = []
         for chain in dict.fromkeys(c for c in chains if c not in _COMPILED):
-            why = None if isinstance(chain, Generated) else \
+            why = None if isinstance(chain, Generated) else _group_why(chain) \
+                if isinstance(chain, Group) else \
                 reduce_unsupported(*chain[:3]) if _reduction(chain) else unsupported(*chain)
             if why is None:
                 wanted.append(chain)
@@ -70,7 +72,13 @@ def compile_chains(chains) -> None:
 
 def _normal(chain):
     """``chain`` as compiled functions are keyed: an elementwise chain collapsed."""
-    return chain if _reduction(chain) or isinstance(chain, Generated) else collapsed(*chain)
+    return chain if _reduction(chain) or isinstance(chain, (Generated, Group)) else \
+        collapsed(*chain)
+
+
+def _group_why(group) -> str | None:
+    plan = layout(group.members, group.specs)
+    return plan if isinstance(plan, str) else None
 
 
 def _reduction(chain) -> bool:
@@ -82,6 +90,9 @@ def _prim_func(chain):
     """The TensorIR function of a chain, a reduction or a function written as text."""
     if isinstance(chain, Generated):
         return tvm().script.from_source(chain.source())
+    if isinstance(chain, Group):
+        from .group_codegen import group_prim_func
+        return group_prim_func(layout(chain.members, chain.specs))["main"]
     return (reduce_prim_func if _reduction(chain) else prim_func)(*chain)["main"]
 
 
@@ -99,7 +110,8 @@ def _load(chains: list) -> bool:
     try:
         # a function written as text is keyed by its text: its spec alone would find a
         # module an earlier version of the generator wrote
-        key = [c.source() if isinstance(c, Generated) else c for c in chains]
+        key = [c.source() if isinstance(c, Generated) else c.key() if isinstance(c, Group)
+               else c for c in chains]
         # dumping: compiled anew, so that there is LLVM to write
         library = build() if dump is not None else cache.load_or_build(key, build)
     except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
@@ -173,6 +185,9 @@ def call_chain(primitive: str, params: dict, specs):
     if primitive == "fused_reduce":
         chain = params["expr"], specs, params["axis"], params["reduce"]
         return chain, reduce_unsupported(*chain[:3])
+    if primitive == "fused_group":
+        group = Group(params["members"], specs)
+        return group, _group_why(group)
     written_as_text = _text_kinds().get(primitive)
     if written_as_text is None:
         return None, None
@@ -235,6 +250,8 @@ def forget() -> None:
     _CALLS.clear()
     _REDUCE_CALLS.clear()
     _MADE.clear()
+    from .group_kernel import _GROUP_CALLS
+    _GROUP_CALLS.clear()
 
 
 _SAID: set = set()

@@ -1,5 +1,6 @@
-"""The tvm_backend plugin: the ``tvm`` backend, its kernels, the ``fused_reduce`` primitive
-and the ``fuse_reductions`` pass, through the hooks. Importing it does not import TVM (that
+"""The tvm_backend plugin: the ``tvm`` backend, its kernels, the ``fused_reduce`` and
+``fused_group`` primitives and the ``fuse_reductions`` and ``group_kernels`` passes, through
+the hooks. Importing it does not import TVM (that
 happens at the first fused chain it compiles)."""
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from sporeling.core import impl
 from sporeling.runtime import KernelMemory
 
 from .backend import TvmBackend
+from .group_kernel import fused_group
+from .group_kernel import in_place as group_in_place
 from .kernels import fused_elementwise, fused_reduce
 from .row_kernels import normalize, softmax_cross_entropy, softmax_cross_entropy_grad
 from .pool_kernel import max_pool2d, max_pool2d_scatter
@@ -19,6 +22,11 @@ def sporeling_add_context_options(options) -> None:
                        doc="Graph mode on the TVM backend fuses sums and means with the "
                            "elementwise chains they reduce (the fuse_reductions pass); "
                            "False: NumPy's reductions.",
+                       valid="True or False")
+    options.add_option("tvm_group_kernels", True, choices={"True": True, "False": False},
+                       doc="Graph mode on the TVM backend runs each run of consecutive "
+                           "fused chains and reductions as one generated function (the "
+                           "group_kernels pass); False: one kernel call each.",
                        valid="True or False")
 
 
@@ -50,15 +58,21 @@ def sporeling_add_kernels(kernels) -> None:
                           ("softmax_cross_entropy_grad", softmax_cross_entropy_grad)):
         kernels.add_kernel(TvmBackend.name, primitive, fn, memory=KernelMemory.writes_out())
     kernels.add_kernel(TvmBackend.name, "normalize", normalize, memory=KernelMemory.FRESH)
+    # allocates its results but for Parameters' new values, written where they were
+    kernels.add_kernel(TvmBackend.name, "fused_group", fused_group,
+                       memory=KernelMemory.writes_outs(group_in_place))
 
 
 @impl
 def sporeling_add_primitives(primitives) -> None:
     from .fused_reduce import fused_reduce_p
-    primitives.add_primitive(fused_reduce_p)
+    from .group import fused_group_p
+    primitives.add_primitive(fused_reduce_p, fused_group_p)
 
 
 @impl
 def sporeling_add_passes(passes) -> None:
+    from .group_pass import GROUP_KERNELS
     from .reduce_pass import FUSE_REDUCTIONS
     passes.add_pass(FUSE_REDUCTIONS)
+    passes.add_pass(GROUP_KERNELS)

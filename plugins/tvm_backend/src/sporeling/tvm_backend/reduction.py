@@ -21,7 +21,8 @@ import numpy as np
 from .elementwise import _ops, _values, arguments, unsupported
 from .target import tvm
 
-__all__ = ["reduce_prim_func", "reduce_unsupported", "scratch", "value_shape", "SMALL"]
+__all__ = ["reduce_prim_func", "emit_reduce", "schedule_reduce", "reduce_unsupported", "scratch",
+           "value_shape", "SMALL"]
 
 SMALL = 4096
 """Values of at most this many elements are reduced along any axis: the serial additions
@@ -83,62 +84,77 @@ def reduce_prim_func(expr: tuple, in_specs: tuple, axis: tuple, reduce: str):
         from .elementwise import Unsupported
         raise Unsupported(why)
     t = tvm()
-    tir = t.tirx
-    ops = _ops()
-    full, dtype, wide, kept, out_shape, first, split, part_axes, part_shape = \
-        _layout(expr, in_specs, axis)
-    rest = [k for k in axis if k != first]
-    last = len(expr) - 1
+    _, dtype, _, _, out_shape, *_ = _layout(expr, in_specs, axis)
     from tvm.script.ir_builder import IRBuilder
     from tvm.script.ir_builder import tirx as T
 
     with IRBuilder() as builder:
         with T.prim_func(s_tir=True):
             inputs, out = arguments(T, in_specs, out_shape, dtype)
-            narrow = dtype if split else wide
+            (part_shape, part_dtype), (acc_shape, acc_dtype) = scratch(expr, in_specs, axis)
             part_handle, acc_handle = T.arg("part", T.handle()), T.arg("acc", T.handle())
-            part = T.match_buffer(part_handle, part_shape, narrow, align=4, offset_factor=1)
-            totals = T.match_buffer(acc_handle, out_shape, wide, align=4, offset_factor=1)
-            with T.grid(*full) as loops:
-                loops = list(loops) if len(full) > 1 else [loops]
-                with T.sblock("part"):
-                    index = [T.axis.reduce(n, i) if k in axis and (k != first or not split)
-                             else T.axis.spatial(n, i)
-                             for k, (n, i) in enumerate(zip(full, loops))]
-                    at = [index[k] for k in part_axes] or [0]
-                    with T.init():
-                        T.buffer_store(part, tir.const(0, narrow), at)
-                    value = _values(expr, in_specs, inputs, index, ops, tir, {}, {last})[last] \
-                        if expr else inputs[0][tuple(index)]
-                    T.buffer_store(part, part[tuple(at)] + tir.Cast(narrow, value), at)
-            if split:
-                acc = totals
-                with T.grid(*part_shape) as loops:
-                    loops = list(loops) if len(part_shape) > 1 else [loops]
-                    with T.sblock("acc"):
-                        index = [T.axis.reduce(n, i) if k == first else T.axis.spatial(n, i)
-                                 for k, n, i in zip(part_axes, part_shape, loops)]
-                        at = [v for k, v in zip(part_axes, index) if k != first] or [0]
-                        with T.init():
-                            T.buffer_store(acc, tir.const(0, wide), at)
-                        T.buffer_store(acc, acc[tuple(at)] + tir.Cast(wide, part[tuple(index)]),
-                                       at)
-            else:
-                acc = part
-            count = math.prod(full[k] for k in axis)
-            with T.grid(*out_shape) as loops:
-                loops = list(loops) if len(out_shape) > 1 else [loops]
-                with T.sblock("out"):
-                    at = [T.axis.spatial(n, i) for n, i in zip(out_shape, loops)]
-                    total = acc[tuple(at)]
-                    if reduce == "mean":
-                        total = total / tir.const(count, wide)
-                    T.buffer_store(out, tir.Cast(dtype, total), at)
+            part = T.match_buffer(part_handle, part_shape, part_dtype, align=4, offset_factor=1)
+            totals = T.match_buffer(acc_handle, acc_shape, acc_dtype, align=4, offset_factor=1)
+            emit_reduce(T, expr, in_specs, axis, reduce, inputs, out, part, totals)
     sch = t.s_tir.Schedule(builder.get())
-    # each initialisation before its block's outermost reduced loop, not tested inside it
-    block = sch.get_sblock("part")
+    schedule_reduce(sch, expr, in_specs, axis)
+    return sch.mod
+
+
+def emit_reduce(T, expr, in_specs, axis, reduce, inputs, out, part, totals,
+                prefix: str = "") -> None:
+    """Inside ``T.prim_func()``: the loops of the reduction into ``out`` through the
+    accumulators ``part`` and ``totals`` (:func:`scratch`'s), sblocks ``prefix`` + part,
+    acc, out."""
+    tir = tvm().tirx
+    ops = _ops()
+    full, dtype, wide, kept, out_shape, first, split, part_axes, part_shape = \
+        _layout(expr, in_specs, axis)
+    last = len(expr) - 1
+    narrow = dtype if split else wide
+    with T.grid(*full) as loops:
+        loops = list(loops) if len(full) > 1 else [loops]
+        with T.sblock(prefix + "part"):
+            index = [T.axis.reduce(n, i) if k in axis and (k != first or not split)
+                     else T.axis.spatial(n, i)
+                     for k, (n, i) in enumerate(zip(full, loops))]
+            at = [index[k] for k in part_axes] or [0]
+            with T.init():
+                T.buffer_store(part, tir.const(0, narrow), at)
+            value = _values(expr, in_specs, inputs, index, ops, tir, {}, {last})[last] \
+                if expr else inputs[0][tuple(index)]
+            T.buffer_store(part, part[tuple(at)] + tir.Cast(narrow, value), at)
+    if split:
+        acc = totals
+        with T.grid(*part_shape) as loops:
+            loops = list(loops) if len(part_shape) > 1 else [loops]
+            with T.sblock(prefix + "acc"):
+                index = [T.axis.reduce(n, i) if k == first else T.axis.spatial(n, i)
+                         for k, n, i in zip(part_axes, part_shape, loops)]
+                at = [v for k, v in zip(part_axes, index) if k != first] or [0]
+                with T.init():
+                    T.buffer_store(acc, tir.const(0, wide), at)
+                T.buffer_store(acc, acc[tuple(at)] + tir.Cast(wide, part[tuple(index)]), at)
+    else:
+        acc = part
+    count = math.prod(full[k] for k in axis)
+    with T.grid(*out_shape) as loops:
+        loops = list(loops) if len(out_shape) > 1 else [loops]
+        with T.sblock(prefix + "out"):
+            at = [T.axis.spatial(n, i) for n, i in zip(out_shape, loops)]
+            total = acc[tuple(at)]
+            if reduce == "mean":
+                total = total / tir.const(count, wide)
+            T.buffer_store(out, tir.Cast(dtype, total), at)
+
+
+def schedule_reduce(sch, expr, in_specs, axis, prefix: str = "") -> None:
+    """Each initialisation of :func:`emit_reduce`'s loops before its block's outermost
+    reduced loop, not tested inside it."""
+    *_, first, split, part_axes, _ = _layout(expr, in_specs, axis)
+    rest = [k for k in axis if k != first]
+    block = sch.get_sblock(prefix + "part")
     sch.decompose_reduction(block, sch.get_loops(block)[min(rest) if split else first])
     if split:
-        block = sch.get_sblock("acc")
+        block = sch.get_sblock(prefix + "acc")
         sch.decompose_reduction(block, sch.get_loops(block)[part_axes.index(first)])
-    return sch.mod

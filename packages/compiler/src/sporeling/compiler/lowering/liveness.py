@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 
 __all__ = ["Step", "Liveness", "analyse", "KINDS"]
 
-KINDS = ("out", "view", "fresh", "opaque")
+KINDS = ("out", "view", "fresh", "outs", "opaque")
 """``out``: writes a fresh result into ``out=`` (plannable); ``view``: returns a view of its
-inputs; ``fresh``: allocates its results itself; ``opaque``: unknown, may alias inputs."""
+inputs; ``fresh``: allocates its results itself; ``outs``: allocates its results itself
+unless given Parameters' buffers (see :mod:`.updates`); ``opaque``: unknown, may alias
+inputs."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,8 @@ class Step:
     inputs: tuple
     outputs: tuple
     kind: str = "opaque"
-    in_place: tuple = ()  # input positions ``out`` may share memory with (kind "out")
+    in_place: tuple = ()  # input positions ``out`` may share memory with (kind "out"; "outs":
+    # a tuple of them per result)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -59,7 +62,7 @@ def analyse(steps: list[Step], outputs) -> Liveness:
             if v not in roots:  # a graph input or constant
                 defined[v], roots[v] = -1, frozenset((v,))
             last_use[v] = t
-        if step.kind in ("out", "fresh"):
+        if step.kind in ("out", "fresh", "outs"):
             shared = None
         else:
             shared = frozenset().union(*(roots[v] for v in step.inputs))

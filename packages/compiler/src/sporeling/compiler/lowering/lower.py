@@ -108,7 +108,8 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
             kernel = backend.kernel(name)
             memory = backend.kernel_memory(name)  # declared with the kernel, per backend
             kind = "opaque" if memory.kind == "out" and multi else memory.kind
-            writes_over = memory.positions(len(ins)) if kind == "out" else ()
+            writes_over = memory.positions(len(ins), params) if kind in ("out", "outs") \
+                else ()
         elif prim.impl is not None:
             kernel = _impl_kernel(prim.impl)
         else:
@@ -146,7 +147,7 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
         if offset is not None:
             aval = avals[ins.outputs[0]]
             ins.out = BufferSpec(offset, tuple(aval.shape), aval.dtype)
-    for p, target in into.items():
+    for p, target in into.items():  # a slot; for a multi-result kernel a tuple of them
         instructions[p].out = target
     program = Program(instructions, len(slot_of), input_slots, output_slots, constants,
                       memory.arena_bytes, backend, graph.name)

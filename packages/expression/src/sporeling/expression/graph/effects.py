@@ -26,7 +26,7 @@ def aliased_param_inputs(graph, n_outputs: int, param_slots: range, written: set
     if not alias:
         return []
     for eq in graph.equations:
-        if backend.kernel_memory(eq.prim.name).kind in ("out", "fresh"):
+        if backend.kernel_memory(eq.prim.name).kind in ("out", "fresh", "outs"):
             continue  # their results are fresh memory
         sources = set()
         for v in eq.inputs:

@@ -50,7 +50,8 @@ class Instruction:
 
     ``out`` is set only for a single-result kernel that writes into a planned buffer, or
     to an input slot whose buffer it writes when that buffer is writeable (a Parameter
-    updated in place; otherwise the kernel allocates);
+    updated in place; otherwise the kernel allocates) -- for a multi-result kernel a tuple
+    of such slots, None for a result it allocates;
     ``multiple_results`` says the kernel returns a tuple (one value per output slot).
     ``name`` and ``where`` (the user's source line) only serve error messages.
     """
@@ -58,7 +59,7 @@ class Instruction:
     inputs: tuple
     outputs: tuple
     params: dict = field(default_factory=dict)
-    out: BufferSpec | int | None = None
+    out: BufferSpec | int | tuple | None = None
     multiple_results: bool = False
     name: str = ""
     where: str | None = None
@@ -102,7 +103,14 @@ class Program:
             for k in ins.params:
                 if not k.isidentifier() or keyword.iskeyword(k) or k == "out":
                     raise ProgramError("bad parameter name", where=where, got=repr(k))
-            if isinstance(ins.out, int):
+            if isinstance(ins.out, tuple):  # a multi-result kernel's input slots (or None)
+                if not ins.multiple_results or len(ins.out) != len(ins.outputs) or any(
+                        s is not None and s not in self.input_slots for s in ins.out):
+                    raise ProgramError("out= not one input slot or None per result",
+                                       where=where, got=ins.out,
+                                       expected=f"{len(ins.outputs)} of {self.input_slots}"
+                                                " or None")
+            elif isinstance(ins.out, int):
                 if ins.multiple_results or ins.out not in self.input_slots:
                     raise ProgramError("out= an input slot that is not one", where=where,
                                        expected=f"one of {self.input_slots}", got=ins.out)

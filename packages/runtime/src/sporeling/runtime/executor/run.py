@@ -115,6 +115,10 @@ class _Builder:
             if isinstance(ins.out, int):  # an input's own buffer, if the caller's is writeable
                 ns["W"] = _writeable
                 call.append(f"out=W(s{ins.out})")
+            elif isinstance(ins.out, tuple):  # a multi-result kernel's: one per result
+                ns["W"] = _writeable
+                call.append("out=(" + "".join("None, " if s is None else f"W(s{s}), "
+                                              for s in ins.out) + ")")
             elif ins.out is not None:
                 if f"o{i}" not in ns:
                     ns[f"o{i}"] = self.view(ins.out)

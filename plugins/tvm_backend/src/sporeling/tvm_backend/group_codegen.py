@@ -1,0 +1,69 @@
+"""A group's :class:`~.group.Layout` as one scheduled TensorIR function: its nests of chains
+(:func:`~.elementwise.emit_nest`) and its reductions (:func:`~.reduction.emit_reduce`) in
+order, each scheduled as it would be alone."""
+from __future__ import annotations
+
+import numpy as np
+
+from .elementwise import NestValue, emit_nest, schedule_nest
+from .group import Layout
+from .reduction import emit_reduce, schedule_reduce
+from .target import tvm
+
+__all__ = ["group_prim_func"]
+
+
+def group_prim_func(plan: Layout):
+    """The scheduled module of ``main(arg0, ..., argN)`` computing ``plan``."""
+    t = tvm()
+    from tvm.script.ir_builder import IRBuilder
+    from tvm.script.ir_builder import tirx as T
+
+    with IRBuilder() as builder:
+        with T.prim_func(s_tir=True):
+            T.func_name("main")
+            # no argument overlaps another: the results are fresh arrays, and a member
+            # reading an earlier result reads that result's own buffer
+            T.func_attr({"tirx.noalias": True})
+            handles = [T.arg(f"a{i}", T.handle()) for i in range(len(plan.args))]
+            # align=4: NumPy's arrays are not 64-byte aligned (see elementwise.arguments)
+            buffers = [T.match_buffer(h, shape, str(np.dtype(dtype)), align=4,
+                                      offset_factor=1)
+                       for h, (shape, dtype) in zip(handles, plan.args)]
+            views: dict = {}
+
+            def operand(a, members=()):
+                if isinstance(a, tuple):  # a result in another (collapsed) shape
+                    if a not in views:
+                        source = buffers[a[0]]
+                        views[a] = T.decl_buffer(a[1], source.dtype, data=source.data,
+                                                 elem_offset=source.elem_offset, align=4)
+                    return views[a]
+                return buffers[a] if a >= 0 else NestValue({}, _position(members, -1 - a))
+
+            for k, nest in enumerate(plan.nests):
+                if nest[0] == "chains":
+                    _, shape, _, members = nest
+                    emit_nest(T, [(expr, specs, [operand(a, members) for a in operands],
+                                   buffers[out])
+                                  for _, expr, specs, operands, out in members],
+                              shape, f"n{k}")
+                else:
+                    _, m, expr, specs, axis, reduce, operands, out, part, acc = nest
+                    emit_reduce(T, expr, specs, axis, reduce, [operand(a) for a in operands],
+                                buffers[out], buffers[part], buffers[acc], f"n{k}_")
+    sch = t.s_tir.Schedule(builder.get())
+    for k, nest in enumerate(plan.nests):
+        if nest[0] == "chains":
+            _, shape, dtype, members = nest
+            schedule_nest(sch, f"n{k}", shape, dtype,
+                          [s for member in members for s, _ in member[2]])
+        else:
+            _, _, expr, specs, axis, *_ = nest
+            schedule_reduce(sch, expr, specs, axis, f"n{k}_")
+    return sch.mod
+
+
+def _position(members, m: int) -> int:
+    """Where member ``m`` (the group's numbering) is among its nest's ``members``."""
+    return [member[0] for member in members].index(m)

@@ -1,0 +1,81 @@
+"""The TVM backend's ``fused_group`` kernel: one call of the group's generated function
+(:mod:`.group_codegen`), compiled once per group and input shapes and dtypes; where TVM
+does not generate it, its members run one by one on this backend's kernels."""
+from __future__ import annotations
+
+import numpy as np
+
+from .group import Group, layout
+from .kernels import _lookup, _spec, compact, function, fused_elementwise, fused_reduce
+
+__all__ = ["fused_group", "in_place"]
+
+_GROUP_CALLS: dict = {}  # id(members) -> (members, {input specs: call})
+
+
+def fused_group(backend, *inputs, out=None, members):
+    """The members' results; ``out``: a buffer (or None) per result, for the results that
+    are Parameters' new values (see :func:`in_place`)."""
+    call, inputs = _lookup(_GROUP_CALLS, id(members), members, inputs,
+                           lambda ins: _group_call(members, ins))
+    return call(backend, inputs, out)
+
+
+def in_place(params: dict, n_inputs: int) -> tuple:
+    """Per result, the inputs its buffer may be: those only the chain computing it reads
+    (it reads each element before writing it; no other loop reads them at all -- one of
+    the same nest could be scheduled to read after the write)."""
+    readers: dict = {}
+    for m, member in enumerate(params["members"]):
+        for r in member.refs:
+            if r >= 0:
+                readers.setdefault(r, set()).add(m)
+    return tuple(tuple(r for r in member.refs if r >= 0 and readers[r] == {m})
+                 if member.kind == "fused_elementwise" else ()
+                 for m, member in enumerate(params["members"]))
+
+
+def _group_call(members, inputs):
+    """``call(backend, inputs) -> results`` for ``members`` on inputs of these shapes and
+    dtypes."""
+    group = Group(members, tuple(_spec(a.shape, a.dtype) for a in inputs))
+    plan = layout(members, group.specs)
+    fn = None if isinstance(plan, str) else function(group)
+    if fn is None:
+        return _one_by_one(members)
+    results = [(shape, np.dtype(dtype)) for shape, dtype in plan.results]
+    # each argument as the function declares it: ("in", input, shape), ("out", result,
+    # shape) or ("scratch", shape, dtype) -- an accumulator
+    feeds = [(source[0], source[1], shape) if source[0] != "scratch" else
+             ("scratch", shape, np.dtype(dtype))
+             for source, (shape, dtype) in zip(plan.sources, plan.args)]
+
+    def run(backend, inputs, out):
+        outs = [backend.allocate(shape, dtype) for shape, dtype in results] if out is None \
+            else [o if o is not None and o.flags.c_contiguous else
+                  backend.allocate(shape, dtype) for o, (shape, dtype) in zip(out, results)]
+        args = []
+        for kind, what, how in feeds:
+            if kind == "in":  # TVM reads compact, writeable arrays only: others are copied
+                a = inputs[what]
+                args.append(a.reshape(how) if a.flags.c_contiguous and a.flags.writeable
+                            else compact(a, how))
+            elif kind == "out":
+                args.append(outs[what].reshape(how))
+            else:
+                args.append(np.empty(what, how))
+        fn(*args)
+        return tuple(outs)
+    return run
+
+
+def _one_by_one(members):
+    def run(backend, inputs, out):
+        results = []
+        for m, member in enumerate(members):
+            operands = [inputs[r] if r >= 0 else results[-1 - r] for r in member.refs]
+            kernel = fused_elementwise if member.kind == "fused_elementwise" else fused_reduce
+            results.append(kernel(backend, *operands, out=None if out is None else out[m],
+                                  **dict(member.params)))
+        return tuple(results)
+    return run

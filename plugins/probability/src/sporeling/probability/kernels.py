@@ -4,12 +4,29 @@ Special functions compute in float64 and are stored in the operand's dtype."""
 from __future__ import annotations
 
 import numpy as np
-from scipy import special as sc
 
 from sporeling.runtime.kernels.random import rng
 from sporeling.runtime.kernels.table import output
 
 __all__ = ["KERNELS", "add_kernels"]
+
+
+class _Special:
+    """``scipy.special``, imported at its first use: importing it takes ~0.35 s, which
+    every process paid at its first compiled call (when the kernel tables are collected)
+    whether or not a program used this plugin."""
+
+    def __getattr__(self, name):
+        from scipy import special
+        return getattr(special, name)
+
+
+sc = _Special()
+
+
+def _lazy(name: str):
+    """``scipy.special.<name>``, looked up when called."""
+    return lambda *args, **kwargs: getattr(sc, name)(*args, **kwargs)
 
 
 def _unary(fn):
@@ -73,16 +90,16 @@ def _elementwise(fn):
     return kernel
 
 
-KERNELS = {"probability_lgamma": _unary(sc.gammaln),
-           "probability_digamma": _unary(sc.digamma),
+KERNELS = {"probability_lgamma": _unary(_lazy("gammaln")),
+           "probability_digamma": _unary(_lazy("digamma")),
            "probability_polygamma": _unary(_polygamma),
            "probability_random_gamma": _k_random_gamma,
            "probability_random_gamma_grad": _k_random_gamma_grad,
            "probability_random_poisson": _k_random_poisson,
-           "probability_gammainc": _elementwise(sc.gammainc),
+           "probability_gammainc": _elementwise(_lazy("gammainc")),
            "probability_gammainc_da": _elementwise(
                lambda a, x: _central(sc.gammainc, (a, x), 0)),
-           "probability_betainc": _elementwise(sc.betainc),
+           "probability_betainc": _elementwise(_lazy("betainc")),
            "probability_betainc_dab": _elementwise(
                lambda a, b, x, *, wrt: _central(sc.betainc, (a, b, x), wrt))}
 

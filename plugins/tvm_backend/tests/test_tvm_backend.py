@@ -186,14 +186,25 @@ def test_a_module_tvm_fails_on_is_retried_chain_by_chain(monkeypatch, caplog):
         raise RuntimeError("LLVM said no")
 
     monkeypatch.setattr(kernels, "_build", failing)
-    chains = _chains(2)
+    monkeypatch.setattr(kernels.os, "cpu_count", lambda: 2)
+    chains = _chains(4)
     with caplog.at_level("INFO", logger="sporeling.tvm"):
         kernels.compile_chains(chains)
-    assert calls == [2, 1, 1] and all(kernels._COMPILED[c] is None for c in chains)
+    # two modules of two (built at once), then each chain alone
+    assert calls == [2, 2, 1, 1, 1, 1] and all(kernels._COMPILED[c] is None for c in chains)
     assert "a module of 2 chains" in caplog.text
     x = np.ones(5, np.float32)
     np.testing.assert_array_equal(kernels.fused_elementwise(TVM, x, expr=chains[1][0]), x + 1)
     kernels.forget()
+
+
+def test_the_two_modules_share_the_work_the_same_way_every_time():
+    chains = _chains(5)
+    keys = [kernels._key(c) for c in chains]
+    first, second = kernels._halves(chains, keys)
+    assert sorted(first[0] + second[0]) == sorted(chains)
+    assert {len(first[0]), len(second[0])} == {2, 3}
+    assert kernels._halves(chains, keys) == (first, second)  # a second process's too
 
 
 def test_the_stack_tvm_then_onednn_then_numpy():
@@ -211,8 +222,9 @@ def _chains(n):
              (((5,), "<f4"),)) for k in range(n)]
 
 
-def test_a_programs_chains_compile_in_one_module_kept_on_disk(monkeypatch):
+def test_a_programs_chains_compile_in_two_modules_kept_on_disk(monkeypatch):
     kernels.forget()
+    monkeypatch.setattr(kernels.os, "cpu_count", lambda: 2)  # two, built at once
     built = []
     real = cache.load_or_build
 
@@ -224,14 +236,14 @@ def test_a_programs_chains_compile_in_one_module_kept_on_disk(monkeypatch):
     calls = [("fused_elementwise", {"expr": expr}, [((5,), np.float32)])
              for expr, _ in _chains(3)]
     TVM.prepare_kernels(calls + [("add", {}, [((5,), np.float32)] * 2)])
-    assert built == [3]
+    assert sorted(built) == [1, 2]
     x = np.ones(5, np.float32)
     for k, (expr, _) in enumerate(_chains(3)):  # already compiled: no second build
         np.testing.assert_array_equal(kernels.fused_elementwise(TVM, x, expr=expr), x + k)
-    assert built == [3]
+    assert sorted(built) == [1, 2]
     if cache._compiler():
         files = os.listdir(cache.cache_dir())
-        assert len(files) == 1 and files[0].endswith(".so")
+        assert len(files) == 2 and all(f.endswith(".so") for f in files)
         kernels.forget()  # a second process: the module loads from disk
         TVM.prepare_kernels(calls)
         np.testing.assert_array_equal(

@@ -4,8 +4,9 @@ and dtypes; for a reduction also its axes and kind).
 Graph mode hands the backend a program's calls before it first runs
 (:meth:`TvmBackend.prepare_kernels`): every fused chain of the program is generated
 (:mod:`.elementwise`) and compiled by LLVM in one module -- one LLVM run for all of them,
-half the time of one run each -- and the module is kept on disk (:mod:`.cache`), so a
-second process loads it instead of compiling. A chain met later (PyNative, a new shape)
+half the time of one run each; two modules built at once where there are two cores -- and
+the modules are kept on disk (:mod:`.cache`), so a second process loads them instead of
+compiling. A chain met later (PyNative, a new shape)
 compiles alone on its first call. A call then costs one dictionary lookup and one call
 through TVM's FFI, which reads the NumPy arrays in place (DLPack). A chain TVM does not
 generate runs the provider below (oneDNN's stack or NumPy), said once in the log
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import threading
 from pathlib import Path
 
@@ -97,9 +99,51 @@ def _prim_func(chain):
 
 
 def _load(chains: list) -> bool:
-    """Load ``chains``' module from the disk cache (no TVM compiler needed: a second
-    process loads it through TVM's FFI alone) or generate and compile it, into
-    _COMPILED; whether that worked."""
+    """Load ``chains``' functions from the disk cache (no TVM compiler needed: a second
+    process loads them through TVM's FFI alone) or generate and compile them, into
+    _COMPILED; whether that worked. On a machine of two cores or more, two or more
+    functions make two modules, compiled (or loaded) at once on two threads: TVM's LLVM
+    releases the GIL while it optimises and writes code, most of a cold start (two
+    modules of 12 chains each: 1.05 s one after the other, 0.58 s together)."""
+    keys = [_key(chain) for chain in chains]
+    if len(chains) < 2 or (os.cpu_count() or 1) < 2 or dump_dir() is not None:
+        return _load_module(chains, keys)
+    first, second = _halves(chains, keys)
+    done: list = []
+    other = threading.Thread(target=lambda: done.append(_load_module(*first)),
+                             name="sporeling-tvm-compile")
+    other.start()
+    ok = _load_module(*second)
+    other.join()
+    return ok and done == [True]
+
+
+def _key(chain):
+    """What determines ``chain``'s code: a function written as text is keyed by its text
+    (its spec alone would find a module an earlier version of the generator wrote)."""
+    return chain.source() if isinstance(chain, Generated) else \
+        chain.key() if isinstance(chain, Group) else chain
+
+
+def _halves(chains: list, keys: list) -> tuple:
+    """``chains`` (and their keys) in two parts of about equal work, the same parts for
+    the same chains (so a second process finds both modules): each function weighs its
+    text's length, or a chain's 2,000 characters (a group's, each member's)."""
+    def weight(k):
+        key = keys[k]
+        return len(key) if isinstance(key, str) else \
+            2000 * len(chains[k].members) if isinstance(chains[k], Group) else 2000
+    parts, loads = ([], []), [0, 0]
+    for k in sorted(range(len(chains)), key=lambda k: (-weight(k), k)):
+        lighter = 0 if loads[0] <= loads[1] else 1
+        parts[lighter].append(k)
+        loads[lighter] += weight(k)
+    return tuple(([chains[k] for k in sorted(part)], [keys[k] for k in sorted(part)])
+                 for part in parts)
+
+
+def _load_module(chains: list, keys: list) -> bool:
+    """One module of ``chains`` (their cache ``keys``), from the disk cache or built."""
     names = {f"chain{k}": chain for k, chain in enumerate(chains)}
     functions: dict = {}
 
@@ -108,17 +152,13 @@ def _load(chains: list) -> bool:
         return _build(functions)
     dump = dump_dir()
     try:
-        # a function written as text is keyed by its text: its spec alone would find a
-        # module an earlier version of the generator wrote
-        key = [c.source() if isinstance(c, Generated) else c.key() if isinstance(c, Group)
-               else c for c in chains]
         # dumping: compiled anew, so that there is LLVM to write
-        library = build() if dump is not None else cache.load_or_build(key, build)
+        library = build() if dump is not None else cache.load_or_build(keys, build)
     except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
         log.info("TVM failed on a module of %d chains (%s)", len(chains), error)
         return False
     if dump is not None:
-        _dump(dump, cache.key(key), functions, library)
+        _dump(dump, cache.key(keys), functions, library)
     for name, chain in names.items():
         _COMPILED[chain] = library[name]
     return True

@@ -10,9 +10,10 @@ who serves what.
 """
 from __future__ import annotations
 
+from sporeling.core import get_context
 from sporeling.runtime import StackedBackend, get_backends
 
-__all__ = ["TvmBackend"]
+__all__ = ["TvmBackend", "enabled_by"]
 
 class TvmBackend(StackedBackend):
     name = "tvm"
@@ -52,3 +53,12 @@ class TvmBackend(StackedBackend):
             return super().explain_call(primitive, params, specs)
         return f"{self.below_provider(primitive)} (not generated: " \
                f"{why or 'TVM failed on it'})"
+
+
+def enabled_by(key: str):
+    """A pass's ``enabled``: on when the context key ``key`` is and the graph is lowered on
+    this backend (the plugin's passes rewrite into primitives only its kernels run as
+    one)."""
+    def enabled(ctx) -> bool:
+        return bool(get_context(key)) and isinstance(ctx.lowering_backend(), TvmBackend)
+    return enabled

@@ -15,8 +15,8 @@ from __future__ import annotations
 from sporeling.compiler.ir import Equation, Graph
 from sporeling.compiler.passes import Pass, PassContext
 from sporeling.compiler.passes.rewrite import map_subgraphs
-from sporeling.core import get_context
 
+from .backend import enabled_by
 from .group import KINDS, Member, fused_group_p, layout
 
 __all__ = ["group_kernels", "GROUP_KERNELS"]
@@ -98,14 +98,7 @@ def _grouped(eqs: list) -> Equation:
                     {"members": members}, eqs[0].source)
 
 
-def _enabled(ctx: PassContext) -> bool:
-    """On when ``tvm_group_kernels`` is and the graph is lowered on this backend."""
-    from .backend import TvmBackend
-    return bool(get_context("tvm_group_kernels")) and \
-        isinstance(ctx.lowering_backend(), TvmBackend)
-
-
 GROUP_KERNELS = Pass("group_kernels", group_kernels, stage="fusion", order=70,
-                     enabled=_enabled,
+                     enabled=enabled_by("tvm_group_kernels"),
                      doc="runs of fused chains and reductions as one fused_group (TVM "
                          "backend)")

@@ -15,11 +15,11 @@ anything else stays as it was.
 from __future__ import annotations
 
 from sporeling.compiler.ir import Equation, Graph, Var
-from sporeling.core import get_context
 from sporeling.compiler.passes import Pass, PassContext, fused_elementwise_p
 from sporeling.compiler.passes.fusion import fusible, fused_equation
 from sporeling.compiler.passes.rewrite import map_subgraphs
 
+from .backend import enabled_by
 from .fused_reduce import REDUCTIONS, fused_reduce_p
 from .reduction import reduce_unsupported
 
@@ -95,14 +95,7 @@ def fuse_reductions(graph: Graph, ctx: PassContext) -> Graph:
                  dict(graph.meta))
 
 
-def _enabled(ctx: PassContext) -> bool:
-    """On when ``tvm_fuse_reductions`` is and the graph is lowered on this backend."""
-    from .backend import TvmBackend
-    return bool(get_context("tvm_fuse_reductions")) and \
-        isinstance(ctx.lowering_backend(), TvmBackend)
-
-
 FUSE_REDUCTIONS = Pass("fuse_reductions", fuse_reductions, stage="fusion", order=60,
-                       enabled=_enabled,
+                       enabled=enabled_by("tvm_fuse_reductions"),
                        doc="sums and means of elementwise chains as one fused_reduce "
                            "(TVM backend)")

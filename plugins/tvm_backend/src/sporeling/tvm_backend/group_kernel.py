@@ -50,10 +50,22 @@ def _group_call(members, inputs):
              ("scratch", shape, np.dtype(dtype))
              for source, (shape, dtype) in zip(plan.sources, plan.args)]
 
+    blocks: dict = {}  # which results the call allocates -> where they lie in one block
+    everything = (True,) * len(results)
+
     def run(backend, inputs, out):
-        outs = [backend.allocate(shape, dtype) for shape, dtype in results] if out is None \
-            else [o if o is not None and o.flags.c_contiguous else
-                  backend.allocate(shape, dtype) for o, (shape, dtype) in zip(out, results)]
+        # the results allocated are views of one pool buffer (one allocation, not one per
+        # result: the main job's Adam has ten step counts; the buffer lives while any of
+        # them does); a Parameter's new value is written where its old one was
+        fresh = everything if out is None else \
+            tuple(o is None or not o.flags.c_contiguous for o in out)
+        block = blocks.get(fresh)
+        if block is None:
+            block = blocks[fresh] = _block([r for r, f in zip(results, fresh) if f])
+        size, at = block
+        memory = backend.allocate((size,), np.uint8)
+        views = iter(memory[a:b].view(dtype).reshape(shape) for a, b, shape, dtype in at)
+        outs = [next(views) if f else o for f, o in zip(fresh, out or everything)]
         args = []
         for kind, what, how in feeds:
             if kind == "in":  # TVM reads compact, writeable arrays only: others are copied
@@ -67,6 +79,17 @@ def _group_call(members, inputs):
         fn(*args)
         return tuple(outs)
     return run
+
+
+def _block(results) -> tuple[int, list]:
+    """``(bytes, [(start, stop, shape, dtype)])``: ``results`` one after another in one
+    buffer, each at a multiple of 64 bytes."""
+    at, start = [], 0
+    for shape, dtype in results:
+        size = int(np.prod(shape)) * dtype.itemsize
+        at.append((start, start + size, shape, dtype))
+        start += -(-max(size, 1) // 64) * 64
+    return max(start, 1), at
 
 
 def _one_by_one(members):

@@ -81,6 +81,31 @@ _LENET = {"kernel_size": (2, 2), "stride": (2, 2), "padding": ((0, 0), (0, 0)),
           "dilation": (1, 1)}
 
 
+_PADDED = {"kernel_size": (3, 3), "stride": (2, 2), "padding": ((1, 1), (1, 1)),
+           "dilation": (1, 1)}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size, params", [
+    ((28, 28), _LENET), ((20, 20), _LENET), ((18, 34), _LENET), ((6, 6), _LENET),
+    ((2, 2), _LENET), ((20, 20), _PADDED), ((19, 13), _PADDED)])
+def test_wide_images_every_column_block(size, params, dtype):
+    """Images wider than the hypothesis draws: the output columns run in blocks of up to
+    8, the last ending at the row's end and overlapping the one before (14 columns: 8
+    and 8 from the 6th; 17: 8, 8 and 4 from the 13th), the windows reaching the padding
+    apart from the inside ones; every column as NumPy's kernel gives it."""
+    x = _image((2, 3) + size, dtype, sum(size))
+    got = pool_kernel.max_pool2d(TVM, x, **params)
+    want = _FORWARD(NUMPY, x, **params)
+    for g, w in zip(got, want):
+        _assert_same(g, w)
+    assert np.array_equal(np.signbit(got[0]), np.signbit(want[0]))
+    grad = np.random.default_rng(1).standard_normal(want[0].shape).astype(dtype)
+    scatter = {**params, "input_size": size}
+    _assert_same(pool_kernel.max_pool2d_scatter(TVM, grad, want[1], **scatter),
+                 _SCATTER(NUMPY, grad, want[1], **scatter))
+
+
 def test_infinite_gradients_reach_only_the_argmax():
     """Where windows tile the image (each writes its own positions), a position that is
     not its window's argmax gets 0, whatever the gradient (not 0 * inf)."""

@@ -102,26 +102,77 @@ def _offsets(spec: PoolSpec) -> list[tuple[int, int, int]]:
 
 
 def _forward(w: Writer, spec: PoolSpec) -> None:
+    (h, wd), (oh, ow) = spec.size, spec.pooled
+    rows = _spans(oh, h, spec.kernel[0], spec.stride[0], spec.dilation[0], spec.padding[0][0])
+    cols = _spans(ow, wd, spec.kernel[1], spec.stride[1], spec.dilation[1],
+                  spec.padding[1][0])
+    for a_lo, a_hi, test_rows in rows:
+        with w.block(f"for p, a0 in T.grid(planes, {_t(a_hi - a_lo)}):"):
+            w.let("a", f"a0 + {_t(a_lo)}")
+            for b_lo, b_hi, test_cols in cols:
+                for header, b in _column_blocks(b_hi - b_lo):
+                    with w.block(header):
+                        w.let("b", f"{b} + {_t(b_lo)}")
+                        _window(w, spec, test_rows, test_cols)
+
+
+def _spans(pooled: int, extent: int, k: int, s: int, d: int, lo: int) -> list:
+    """``(start, stop, tested)``: the windows along one axis in runs, those reaching the
+    padding (``tested``) apart from the inside ones, which read without bounds tests
+    (a bounds test kept LLVM from vectorising the whole loop)."""
+    first = min(pooled, -(-lo // s))  # the first window inside
+    stop = max(first, min(pooled, (extent - 1 - (k - 1) * d + lo) // s + 1))
+    spans = [(0, first, True), (first, stop, False), (stop, pooled, True)]
+    return [span for span in spans if span[1] > span[0]]
+
+
+_BLOCK = 8  # output columns of a block: two AVX2 vectors of int64 argmax
+
+
+def _column_blocks(ow: int) -> list[tuple[str, str]]:
+    """``(loop header, b)``: loops over blocks of output columns covering ``[0, ow)``,
+    each of a trip count LLVM's loop vectoriser takes whole -- a power of two, ``_BLOCK``
+    at most, dividing the loop's -- so that no column runs the scalar code (whose selects
+    x86 turns into branches). The bulk in blocks of ``size``, the rest in one block, of
+    the least power of two holding it (4 at least), ending at ``ow``: it overlaps the one
+    before (those columns computed twice, to the same values)."""
+    size = _BLOCK
+    while size > ow:
+        size //= 2
+    full, rest = divmod(ow, size)
+    blocks = [(f"for bo, bi in T.grid({_t(full)}, {_t(size)}):", f"bo * {_t(size)} + bi")
+              if full > 1 else (f"for bi in range({_t(size)}):", "bi")]
+    if rest:
+        last = size  # a 4-block at least: LLVM vectorised 1- or 2-blocks in part or not
+        while last // 2 >= max(rest, 4):
+            last //= 2
+        blocks.append((f"for bi in range({_t(last)}):", f"bi + {_t(ow - last)}"))
+    return blocks
+
+
+def _window(w: Writer, spec: PoolSpec, test_rows: bool, test_cols: bool) -> None:
+    """The window ``(p, a, b)``: its maximum and argmax (the rows' or columns' bounds
+    tested where ``test_rows``, ``test_cols``)."""
     (h, wd), (oh, ow), dt = spec.size, spec.pooled, spec.dtype
     (sh, sw), (dh, dw), ((pt, _), (pl, _)) = spec.stride, spec.dilation, spec.padding
-    with w.block(f"for p, a, b in T.grid(planes, {_t(oh)}, {_t(ow)}):"):
-        for k, i, j in _offsets(spec):
-            row, col = f"a * {_t(sh)} + {_t(i * dh - pt)}", f"b * {_t(sw)} + {_t(j * dw - pl)}"
-            # tested only where some window reaches the padding
-            inside = _inside(row, i * dh - pt, sh, oh, h) + _inside(col, j * dw - pl, sw, ow, wd)
-            value = f"x[p, {row}, {col}]"
-            if inside:
-                value = f'T.if_then_else({" and ".join(inside)}, {value}, T.{dt}("-inf"))'
-            if k == 0:
-                w(f"y[p, a, b] = {value}")
-                w(f"index[p, a, b] = {_int(0)}")
-                continue
-            # NumPy's argmax: the first maximum, or the first NaN (after one, nothing is
-            # greater); selects, not branches (random data mispredicts them: 4x slower),
-            # the running maximum in a register (the buffers are noalias)
-            later = f"{value} > y[p, a, b] or T.isnan({value}) and not T.isnan(y[p, a, b])"
-            w(f"index[p, a, b] = T.Select({later}, {_int(k)}, index[p, a, b])")
-            w(f"y[p, a, b] = T.Select({later}, {value}, y[p, a, b])")
+    for k, i, j in _offsets(spec):
+        row, col = f"a * {_t(sh)} + {_t(i * dh - pt)}", f"b * {_t(sw)} + {_t(j * dw - pl)}"
+        # tested only where some window reaches the padding
+        inside = (_inside(row, i * dh - pt, sh, oh, h) if test_rows else []) + \
+            (_inside(col, j * dw - pl, sw, ow, wd) if test_cols else [])
+        value = f"x[p, {row}, {col}]"
+        if inside:
+            value = f'T.if_then_else({" and ".join(inside)}, {value}, T.{dt}("-inf"))'
+        if k == 0:
+            w(f"y[p, a, b] = {value}")
+            w(f"index[p, a, b] = {_int(0)}")
+            continue
+        # NumPy's argmax: the first maximum, or the first NaN (after one, nothing is
+        # greater); selects, not branches (random data mispredicts them: 4x slower),
+        # the running maximum in a register (the buffers are noalias)
+        later = f"{value} > y[p, a, b] or T.isnan({value}) and not T.isnan(y[p, a, b])"
+        w(f"index[p, a, b] = T.Select({later}, {_int(k)}, index[p, a, b])")
+        w(f"y[p, a, b] = T.Select({later}, {value}, y[p, a, b])")
 
 
 def _inside(index: str, shift: int, stride: int, pooled: int, extent: int) -> list[str]:

@@ -25,6 +25,8 @@ from collections import Counter
 
 import numpy as np
 
+from sporeling.runtime import CallReport
+
 from .ir import Var
 
 __all__ = ["explain"]
@@ -44,13 +46,12 @@ def explain(executable, level: str | None = None) -> str:
     rows, by_runner, not_generated = [], {}, []
     for k, ins in enumerate(program.instructions):
         operands = [specs.get(s) for s in ins.inputs]
-        runs_on = backend.explain_call(ins.name, ins.params, operands) \
-            if None not in operands else backend.provider(ins.name)
-        runner = runs_on.split(" ")[0].rstrip(":")
-        by_runner.setdefault(runner, Counter())[ins.name] += 1
-        if "not generated" in runs_on:
-            not_generated.append(f"#{k} {ins.name}: {runs_on}")
-        rows.append((k, ins, runs_on, operands))
+        report = backend.explain_call(ins.name, ins.params, operands) \
+            if None not in operands else CallReport(backend.provider(ins.name))
+        by_runner.setdefault(report.provider, Counter())[ins.name] += 1
+        if report.not_generated is not None:
+            not_generated.append(f"#{k} {ins.name}: {report}")
+        rows.append((k, ins, report, operands))
     native = " (native)" if getattr(backend, "native", False) else ""
     lines = [f"program {program.name}: jit_level {level or '?'}, lowered on "
              f"{backend.name}{native}, {len(program.instructions)} calls, arena "
@@ -63,9 +64,10 @@ def explain(executable, level: str | None = None) -> str:
         lines.append("  not generated (the provider below runs them):")
         lines += [f"    {line}" for line in not_generated]
     lines += ["", f"  {'#':>4} {'primitive':<26} {'runs on':<15} operands -> results"]
-    for k, ins, runs_on, operands in rows:
+    for k, ins, report, operands in rows:
         results = " ".join(_spec(specs.get(s)) for s in ins.outputs)
-        text = f"  {k:>4} {ins.name:<26} {runs_on.split(' (')[0]:<15} " \
+        runs_on = f"{report.provider}: generated" if report.generated else report.provider
+        text = f"  {k:>4} {ins.name:<26} {runs_on:<15} " \
                f"{' '.join(_spec(o) for o in operands)} -> {results}"
         if ins.name in _FUSED and ins.params.get("expr"):
             text += "  (" + ", ".join(node[0] for node in ins.params["expr"]) + ")"

@@ -9,7 +9,7 @@
 """
 from importlib.metadata import PackageNotFoundError, version as _version
 
-from .backend import Backend, BackendRegistry, get_backend, get_backends
+from .backend import Backend, BackendRegistry, CallReport, get_backend, get_backends
 from .errors import BackendNotFoundError, KernelNotFoundError, PoolError
 from .kernel_registry import Kernel, KernelMemory, KernelRegistry, get_kernels
 from .memory import MemoryPool, PoolStats, RegionStats, get_default_pool, set_default_pool
@@ -22,7 +22,7 @@ except PackageNotFoundError:  # running from a source tree
     __version__ = "0+unknown"
 
 __all__ = [
-    "Backend", "BackendRegistry", "get_backend", "get_backends", "Kernel", "KernelMemory", "KernelRegistry",
+    "Backend", "BackendRegistry", "CallReport", "get_backend", "get_backends", "Kernel", "KernelMemory", "KernelRegistry",
     "get_kernels", "NumpyBackend", "StackedBackend", "MemoryPool", "PoolStats", "RegionStats",
     "get_default_pool", "set_default_pool", "BackendNotFoundError", "KernelNotFoundError",
     "PoolError", "__version__",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import abc
 import difflib
 import math
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -27,8 +27,24 @@ from sporeling.core.hooks import declare_registry
 from .errors import BackendNotFoundError, KernelNotFoundError
 from .kernel_registry import Kernel, KernelMemory, get_kernels
 
-__all__ = ["Backend", "BackendRegistry", "get_backends", "get_backend", "installed_targets",
+__all__ = ["Backend", "CallReport", "BackendRegistry", "get_backends", "get_backend", "installed_targets",
            "check_device_target", "check_backend_name"]
+
+
+class CallReport(NamedTuple):
+    """Who runs one call of a compiled program (``Backend.explain_call``): the provider's
+    name, whether a code-generating backend generated it, and if it would have but did
+    not, why (its provider is then the one below)."""
+    provider: str
+    generated: bool = False
+    not_generated: str | None = None
+
+    def __str__(self) -> str:
+        if self.generated:
+            return f"{self.provider}: generated"
+        if self.not_generated is not None:
+            return f"{self.provider} (not generated: {self.not_generated})"
+        return self.provider
 
 
 class Backend(abc.ABC):
@@ -79,11 +95,11 @@ class Backend(abc.ABC):
         hand a primitive to another provider; see ``stacked_backend``)."""
         return self.name
 
-    def explain_call(self, primitive: str, params: dict, specs) -> str:
+    def explain_call(self, primitive: str, params: dict, specs) -> CallReport:
         """Who runs a call of ``primitive`` with ``params`` on operands of these ``(shape,
         dtype)`` pairs, for a compiled program's report (``jit(f).explain()``): the
-        provider's name; a code-generating backend says whether it generated the call."""
-        return self.provider(primitive)
+        provider; a code-generating backend says whether it generated the call."""
+        return CallReport(self.provider(primitive))
 
     def kernel_memory(self, primitive: str) -> KernelMemory:
         """What this backend's kernel for ``primitive`` declared about memory (the

@@ -11,7 +11,7 @@ who serves what.
 from __future__ import annotations
 
 from sporeling.core import get_context
-from sporeling.runtime import StackedBackend, get_backends
+from sporeling.runtime import CallReport, StackedBackend, get_backends
 
 __all__ = ["TvmBackend", "enabled_by"]
 
@@ -42,17 +42,17 @@ class TvmBackend(StackedBackend):
         if chains:
             compile_chains(chains)
 
-    def explain_call(self, primitive: str, params: dict, specs) -> str:
-        """``"tvm: generated"`` for what runs as a generated function, else who runs it
-        (and why not generated, where TVM would have)."""
+    def explain_call(self, primitive: str, params: dict, specs) -> CallReport:
+        """Generated, for what runs as a generated function; else who runs it (and why
+        not generated, where TVM would have)."""
         from .kernels import call_chain, function
         chain, why = call_chain(primitive, params, specs)
         if chain is not None and why is None and function(chain) is not None:
-            return f"{self.name}: generated"
+            return CallReport(self.name, generated=True)
         if chain is None and why is None:  # none of TVM's primitives
             return super().explain_call(primitive, params, specs)
-        return f"{self.below_provider(primitive)} (not generated: " \
-               f"{why or 'TVM failed on it'})"
+        return CallReport(self.below_provider(primitive),
+                          not_generated=why or "TVM failed on it")
 
 
 def enabled_by(key: str):

@@ -92,6 +92,35 @@ def test_fori_loop_static_is_a_scan_traced_is_a_while():
     assert float(evaluate(g, np.float32(0), np.int64(4))[0]) == 6.0
 
 
+def test_a_far_fori_loop_bound_allocates_nothing_per_step():
+    """fori_loop's scan carries its index (it built an int64 array of every index, 16 GiB
+    for fori_loop(-2**31, 2, ...)), and a scan without per-step results keeps no list of
+    them: a loop of 2**62 steps holds nothing while it runs."""
+    import tracemalloc
+    from sporeling.compiler.ops.control import run_scan
+
+    class Stop(Exception):
+        pass
+    steps = []
+
+    def body(c):
+        steps.append(c)
+        if len(steps) == 3:
+            raise Stop
+        return [c + 1]
+    tracemalloc.start()
+    try:
+        with pytest.raises(Stop):
+            run_scan((np.int64(0),), 1, 0, 2 ** 62, False, [], body)
+        assert tracemalloc.get_traced_memory()[1] < 2 ** 20
+    finally:
+        tracemalloc.stop()
+    g = make_graph(lambda v: ops.fori_loop(-2 ** 31, 2, lambda i, c: ops.add(c, i), v),
+                   np.int64(0))
+    (eq,) = [e for e in g.equations if e.prim.name == "scan"]
+    assert eq.params["length"] == 2 ** 31 + 2 and eq.params["n_xs"] == 0
+
+
 def test_graph_mode_grad_of_scan_and_cond():
     f = lambda x: ops.sum(ops.scan(lambda c, a: (ops.mul(c, a), c), ops.sum(x), x)[1])  # noqa
     g = make_graph(grad(f), np.ones(3))

@@ -203,3 +203,56 @@ def test_a_python_int_past_64_bits_is_an_argument_error(value):
     from sporeling.core import ArgumentError
     with pytest.raises(ArgumentError, match="too large"):
         sx.ops.neg(value)
+
+
+# Found by the property test (and a sweep of its corners): Python ints no 64-bit dtype (or
+# not the one they meet) holds escaped as NumPy's OverflowError.
+PAST_INT64 = [-2**63 - 1, 2**63, 2**64, -2**100]
+ESCAPED = [
+    (lambda v: ops.fori_loop(0, 2, lambda *a: a[0], v),
+     r"fori_loop: loop carry `init_val` does not fit its dtype; expected a value int64 holds"),
+    (lambda v: ops.while_loop(lambda c: False, lambda c: np.zeros((), np.int64), v),
+     r"while_loop: loop carry `the carry` does not fit its dtype"),
+    (lambda v: ops.scan(lambda c, x: (x, x), v, np.arange(3)),
+     r"scan: loop carry `the carry` does not fit its dtype"),
+    (lambda v: ops.cond(np.array(True), lambda: v, lambda: np.int64(1)),
+     r"cond: `the result` does not fit its dtype"),
+    (lambda v: ops.cond(np.array(True), lambda: v, lambda: 1),
+     r"cond: `the result` does not fit its dtype"),
+    (lambda v: ops.seed_operand(v), r"random: bad seed; expected an int in \[-9223372036854775808"),
+    (lambda v: ops.dropout(X, seed=v), r"dropout: bad seed"),
+    (lambda v: ops.fori_loop(v, 2, lambda *a: a[0], X), r"fori_loop: bad lower"),
+    (lambda v: ops.fori_loop(0, v, lambda *a: a[0], X), r"fori_loop: bad upper"),
+]
+
+
+@pytest.mark.parametrize("value", PAST_INT64)
+@pytest.mark.parametrize("call, message", ESCAPED)
+def test_an_int_past_int64_is_an_argument_error_naming_the_argument(call, message, value):
+    with pytest.raises(ArgumentError, match=message):
+        call(value)
+
+
+@pytest.mark.parametrize("value", PAST_INT64 + [2**62, -2**40])
+def test_a_reshape_to_a_size_past_int64_cannot_reshape(value):
+    """np.prod overflowed (an OverflowError past int64, a silent wrap below it)."""
+    from sporeling.core import ShapeError
+    with pytest.raises(ShapeError, match="reshape: cannot reshape"):
+        ops.reshape(X, value)
+    with pytest.raises(ShapeError, match="reshape: cannot reshape"):
+        ops.reshape(X, (abs(value), abs(value), -1))
+
+
+def test_a_far_fori_loop_bound_allocates_nothing_before_the_body_is_checked():
+    """fori_loop(-2**31 - 1, 2, ...) built an int64 array of every index (16 GiB) before
+    tracing the body: seconds of work (the sweep's time limit) or an out-of-memory kill."""
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        with pytest.raises(SporelingError, match="fori_loop: loop carry `init_val`"):
+            ops.fori_loop(-2**31 - 1, 2, lambda *a: a[0], X)  # the body returns the index
+        assert tracemalloc.get_traced_memory()[1] < 2**24
+    finally:
+        tracemalloc.stop()
+    assert int(ops.fori_loop(-3, 2, lambda i, v: ops.add(v, i), np.int64(10))) == 5
+    assert int(ops.fori_loop(2**63 - 3, 2**63 - 1, lambda i, v: i, np.int64(0))) == 2**63 - 2

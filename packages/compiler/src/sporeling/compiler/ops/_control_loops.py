@@ -10,7 +10,7 @@ from ..ir.graph import Const
 from ..ir.pytree import flatten, unflatten
 from ._control_trace import (Leaf, Traced, Undefined, closed_graph, is_array, is_weak,
                              leaf_paths, model_of, trace, type_error, unwrap, unwrap_all,
-                             weak_const)
+                             weak_array, weak_const)
 
 __all__ = ["merge_branches", "loop_carry", "predicate", "static_int", "concrete"]
 
@@ -121,14 +121,15 @@ def _merge_leaf(path, a, b, zero_ok, where):
         if _same(va, vb):
             return None
         dtype = _weak_dtype(va, vb)
-        return Const(np.asarray(va, dtype)), Const(np.asarray(vb, dtype))
+        return (Const(weak_array(va, (), dtype, what, "cond", where)),
+                Const(weak_array(vb, (), dtype, what, "cond", where)))
     if ka == "weak":
         aval = vb.aval
         _check_weak(va, aval, what, path, "cond", where)
-        return weak_const(va, aval), vb
+        return weak_const(va, aval, what, "cond", where), vb
     if kb == "weak":
         _check_weak(vb, va.aval, what, path, "cond", where)
-        return va, weak_const(vb, va.aval)
+        return va, weak_const(vb, va.aval, what, "cond", where)
     if tuple(va.aval.shape) != tuple(vb.aval.shape) or va.aval.dtype != vb.aval.dtype:
         raise type_error(what, ("the true branch gives", va.aval),
                          ("the false branch", vb.aval), "cond", where)
@@ -172,11 +173,13 @@ def loop_carry(fn, parts: list, extra: list, names, zero_ok, op: str, where):
     for i in range(n):
         leaves, tree = flatten(parts[i])
         kinds = body.elems[i][1]
+        label = names[i] if names else "the carry"
         items = []
         for v, k in zip(leaves, kinds):
             if is_array(v):
                 out = body.graph.outputs[k.index]
-                outputs.append(weak_const(k.value, v) if k.kind == "weak" else out)
+                outputs.append(weak_const(k.value, v, f"the body's result for `{label}`", op,
+                                          where) if k.kind == "weak" else out)
                 items.append(("out", None))
             else:
                 items.append(("static", v))
@@ -214,10 +217,13 @@ def _adjust_part(init, body: Traced, elem, label, zero_ok, op, where):
             new.append(v)
         elif is_weak(v) and k.kind == "weak":
             changed |= not _same(v, k.value)
-            new.append(v if _same(v, k.value) else np.asarray(v, _weak_dtype(v, k.value)))
+            new.append(v if _same(v, k.value) else
+                       weak_array(v, (), _weak_dtype(v, k.value), f"loop carry `{path}`", op,
+                                  where))
         elif is_weak(v) and k.kind == "array":
             _check_weak(v, body_value, f"loop carry `{path}`", path, op, where)
-            new.append(np.full(body_value.shape, v, body_value.dtype))
+            new.append(weak_array(v, body_value.shape, body_value.dtype,
+                                  f"loop carry `{path}`", op, where))
             changed = True
         elif k.kind == "static" and _same(v, k.value):
             new.append(v)

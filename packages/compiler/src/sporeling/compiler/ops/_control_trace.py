@@ -20,7 +20,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from sporeling.core import DTypeError, ShapeError
+from sporeling.core import ArgumentError, DTypeError, ShapeError
 
 from ..core import Aval
 from ..core.aval import aval_of
@@ -30,7 +30,7 @@ from ..ir.trace import make_graph
 
 __all__ = ["Undefined", "Traced", "trace", "is_array", "is_weak", "leaf_paths",
            "register_wrapper", "wrap_like", "model_of", "unwrap", "unwrap_all",
-           "bind_operands", "closed_graph", "type_error"]
+           "bind_operands", "closed_graph", "type_error", "weak_array", "weak_const"]
 
 _WEAK = (bool, int, float)
 
@@ -244,9 +244,22 @@ def _text(value) -> str:
     return f"the Python value {value!r}"
 
 
-def weak_const(value, aval) -> Const:
-    """A weak number as a constant of ``aval``'s dtype and shape."""
-    return Const(np.full(tuple(aval.shape), value, np.dtype(aval.dtype)))
+def weak_array(value, shape, dtype, what: str, op: str, where=None) -> np.ndarray:
+    """A weak number as an array of ``dtype`` and ``shape``; one the dtype cannot hold (a
+    Python int past 64 bits, 2**63 as int64, -1 as uint8) is an ArgumentError naming
+    ``what``, not NumPy's OverflowError."""
+    dtype = np.dtype(dtype)
+    try:
+        return np.full(tuple(shape), value, dtype)
+    except OverflowError:
+        raise ArgumentError(f"{what} does not fit its dtype", op=op,
+                            expected=f"a value {dtype} holds", got=repr(value),
+                            where=where) from None
+
+
+def weak_const(value, aval, what: str, op: str, where=None) -> Const:
+    """A weak number as a constant of ``aval``'s dtype and shape (see :func:`weak_array`)."""
+    return Const(weak_array(value, aval.shape, aval.dtype, what, op, where))
 
 
 def closed_graph(traced: Traced, outputs: list, extra_before: list, extra_after: list,

@@ -32,7 +32,6 @@ from typing import Callable
 import numpy as np
 
 from sporeling.core import ShapeError, SporelingError
-from sporeling.core.arguments import check_fits
 
 from ..core import Aval, Primitive
 from ..ir.evaluate import evaluate
@@ -138,10 +137,14 @@ def run_scan(args, n_carry: int, n_xs: int, length: int, reverse: bool, y_avals,
     returns the final carries and the stacked per-step results."""
     carry = list(args[:n_carry])
     xs, consts = args[n_carry:n_carry + n_xs], list(args[n_carry + n_xs:])
-    ys: list = [None] * length
+    # a list of per-step results only when there are some (fori_loop has none: its length
+    # may be a far bound's)
+    ys: list = [None] * length if len(y_avals) else []
     for i in (range(length - 1, -1, -1) if reverse else range(length)):
         out = body_run(*carry, *(x[i] for x in xs), *consts)
-        carry, ys[i] = out[:n_carry], out[n_carry:]
+        carry = out[:n_carry]
+        if ys:
+            ys[i] = out[n_carry:]
     stacked = [np.stack([y[j] for y in ys]) if length else
                np.empty((0,) + tuple(aval.shape), aval.dtype)
                for j, aval in enumerate(y_avals)]
@@ -268,8 +271,9 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
 
 
 def scan_core(body_fn, parts: list, xs, *, length=None, reverse=False, names=None,
-              zero_ok=frozenset(), where=None):
-    """``scan`` over a list of carry parts; ``body_fn(parts, x) -> (parts, y)``."""
+              zero_ok=frozenset(), where=None, op="scan"):
+    """``scan`` over a list of carry parts; ``body_fn(parts, x) -> (parts, y)``; ``op``
+    names the public op in errors about the carry."""
     where = where or user_source()
     names = names or ["the carry"]
     x_leaves, x_tree = flatten(xs)
@@ -286,7 +290,7 @@ def scan_core(body_fn, parts: list, xs, *, length=None, reverse=False, names=Non
     length = int(length if length is not None else lengths.pop())
     slices = unflatten(x_tree, [_Slice(a) if is_array(a) else a for a in x_leaves])
     body, parts, plan = loop_carry(lambda *p: _scan_step(body_fn, p), parts, [slices],
-                                   names, zero_ok, "scan", where)
+                                   names, zero_ok, op, where)
     carried = [leaf for leaf in flatten(list(parts))[0] if is_array(leaf)]
     out = scan_p.bind(*bind_operands([*carried, *x_arrays, *body.captured]),
                       body_graph=body.graph,
@@ -324,12 +328,20 @@ def fori_loop(lower, upper, body_fn: Callable, init_val):
     bounds are static (Python ints or concrete arrays; reverse-differentiable in every
     mode), else a ``while_loop``."""
     check_callable("fori_loop", "body_fn", body_fn)
-    lo, hi = static_int(lower), static_int(upper)
+    # known bounds must fit the int64 index (not NumPy's OverflowError)
+    lo, hi = [None if n is None else check_int(n, name, op="fori_loop", min=-2 ** 63,
+                                               max=2 ** 63 - 1)
+              for n, name in ((static_int(lower), "lower"), (static_int(upper), "upper"))]
     if lo is not None and hi is not None:
-        check_fits(8 * (hi - lo), "the loop's index", op="fori_loop")
-        index = np.arange(lo, max(lo, hi), dtype=np.int64)
-        (carry,), _ = scan_core(lambda parts, i: ([body_fn(i, parts[0])], None), [init_val],
-                                index, length=len(index))
+        # the index is a carry (as in JAX's fori_loop), not an array of every index: a far
+        # bound (fori_loop(-2**31, 2, ...)) allocates nothing before the body is checked
+
+        def step(parts, _):
+            from .elementwise import add
+            return [add(parts[0], np.int64(1)), body_fn(parts[0], parts[1])], None
+        (_, carry), _ = scan_core(step, [np.asarray(lo, np.int64), init_val], None,
+                                  length=max(0, hi - lo), names=["the loop index", "init_val"],
+                                  op="fori_loop")
         return carry
 
     def cond_fn(parts):
@@ -341,7 +353,7 @@ def fori_loop(lower, upper, body_fn: Callable, init_val):
         return [add(parts[0], np.int64(1)), body_fn(parts[0], parts[1])]
     start = np.asarray(lower, np.int64) if lo is not None else lower
     return while_core(cond_fn, body, [start, init_val],
-                      names=["the loop index", "the carry"])[1]
+                      names=["the loop index", "init_val"])[1]
 
 
 from . import _control_batching, _control_check, _control_grad  # noqa: E402,F401  (check; rules)

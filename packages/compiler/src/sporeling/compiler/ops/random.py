@@ -78,7 +78,8 @@ def seed_operand(seed, op: str = "random"):
     if seed is None:
         return draw_seed()
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        return np.array(seed, _INT64)
+        # an int past int64 is an ArgumentError naming the seed, not NumPy's OverflowError
+        return np.array(check_int(seed, "seed", op=op, min=-2 ** 63, max=2 ** 63 - 1), _INT64)
     check_seed(op, as_operand(seed))
     return seed
 

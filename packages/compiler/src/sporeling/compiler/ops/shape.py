@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
@@ -48,7 +49,8 @@ transpose_p = Primitive("transpose", core=True)
 def _resolve_shape(op: str, shape, size: int, target) -> tuple[int, ...]:
     target = tuple(int(n) for n in target)
     unknown = [i for i, n in enumerate(target) if n == -1]
-    known = int(np.prod([n for n in target if n != -1], dtype=np.int64))
+    # Python ints: a size past int64 is "cannot reshape", not NumPy's OverflowError or a wrap
+    known = math.prod(n for n in target if n != -1)
     if len(unknown) > 1 or any(n < -1 for n in target) or \
             (unknown and (known == 0 or size % known)) or (not unknown and known != size):
         raise ShapeError("cannot reshape", op=op,

@@ -37,6 +37,16 @@ operations.other_ops = other_ops
 _sys.modules[f"{operations.__name__}.other_ops"] = other_ops
 __all__ += ["other_ops"]
 
+# 2.10's operator-generation helpers, each mapped onto the facade's ops and dtypes
+from . import arg_dtype_cast, arg_handler  # noqa: E402,F401  argument converters
+from . import cpp_create_prim_instance_helper, gen_extend_func, pyboost_inner_prim  # noqa: E402,F401,E501
+
+auto_generate.gen_extend_func = gen_extend_func  # where 2.10 has these three
+auto_generate.pyboost_inner_prim = pyboost_inner_prim
+auto_generate.cpp_create_prim_instance_helper = cpp_create_prim_instance_helper
+__all__ += ["arg_dtype_cast", "arg_handler", "cpp_create_prim_instance_helper",
+            "gen_extend_func", "pyboost_inner_prim"]
+
 from importlib.util import find_spec as _find_spec  # noqa: E402
 
 if _find_spec("sporeling.parallel") is not None:  # its key-value store, imported on use

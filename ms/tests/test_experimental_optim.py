@@ -71,14 +71,20 @@ def test_two_schedulers_on_one_optimizer_compose():
                                rtol=1e-5)
 
 
-def _train(mode, steps=4):
-    ms.set_context(mode=mode)
-    ms.set_seed(0)
-    net = nn.Dense(4, 3)
+def _adam_groups(net):
     groups = [{"params": [net.weight], "lr": 0.3, "betas": (0.8, 0.9)},
               {"params": [net.bias], "weight_decay": 0.1, "amsgrad": True}]
     optimizer = optim.Adam(groups, lr=0.05)
-    scheduler = sched.StepLR(optimizer, step_size=2, gamma=0.1)
+    return optimizer, sched.StepLR(optimizer, step_size=2, gamma=0.1)
+
+
+def _train(mode, steps=4, make=_adam_groups):
+    """Losses and the final weight and bias of a Dense(4, 3) trained ``steps`` steps in
+    ``mode`` by ``make(net) -> (optimizer, scheduler)``."""
+    ms.set_context(mode=mode)
+    ms.set_seed(0)
+    net = nn.Dense(4, 3)
+    optimizer, scheduler = make(net)
     grad_fn = ms.value_and_grad(lambda x: (net(x) ** 2).mean(), None, optimizer.parameters)
 
     def step(x):

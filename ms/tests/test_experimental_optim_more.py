@@ -13,6 +13,7 @@ from sporeling.core import SporelingError
 from sporeling.ms import nn
 from sporeling.ms.experimental import optim
 from sporeling.ms.experimental.optim import lr_scheduler as sched
+from test_experimental_optim import _train as train_with  # the compiled-vs-eager run
 
 RNG = np.random.default_rng(7)
 W0 = RNG.standard_normal((3, 4)).astype(np.float32)
@@ -181,25 +182,10 @@ def test_each_group_runs_its_own_hyperparameters_and_rate():
 
 
 def _train(name, kwargs, mode, steps=4):
-    ms.set_context(mode=mode)
-    ms.set_seed(0)
-    net = nn.Dense(4, 3)
-    optimizer = getattr(optim, name)(net.trainable_params(), **kwargs)
-    scheduler = sched.StepLR(optimizer, step_size=2, gamma=0.5)
-    grad_fn = ms.value_and_grad(lambda x: (net(x) ** 2).mean(), None, optimizer.parameters)
-
-    def step(x):
-        loss, grads = grad_fn(x)
-        optimizer(grads)
-        return loss
-    if mode == ms.GRAPH_MODE:
-        step = ms.jit(step)
-    x = ms.Tensor(np.linspace(-1, 1, 8, dtype=np.float32).reshape(2, 4))
-    losses = []
-    for _ in range(steps):
-        losses.append(float(step(x).asnumpy()))
-        scheduler.step()
-    return losses, net.weight.asnumpy(), net.bias.asnumpy()
+    def make(net):
+        optimizer = getattr(optim, name)(net.trainable_params(), **kwargs)
+        return optimizer, sched.StepLR(optimizer, step_size=2, gamma=0.5)
+    return train_with(mode, steps, make)
 
 
 @pytest.mark.parametrize("index", [0, 2, 4, 6, 8, 10, 12, 15],

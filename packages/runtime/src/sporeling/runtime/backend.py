@@ -27,8 +27,8 @@ from sporeling.core.hooks import declare_registry
 from .errors import BackendNotFoundError, KernelNotFoundError
 from .kernel_registry import Kernel, KernelMemory, get_kernels
 
-__all__ = ["Backend", "CallReport", "BackendRegistry", "get_backends", "get_backend", "installed_targets",
-           "check_device_target", "check_backend_name"]
+__all__ = ["Backend", "CallReport", "BackendRegistry", "get_backends", "get_backend",
+           "installed_targets", "check_device_target", "check_backend_name"]
 
 
 class CallReport(NamedTuple):

@@ -85,8 +85,9 @@ class Layout:
     """How a group's function takes its arrays and what it computes.
 
     ``args``: ``(shape, dtype str)`` of each argument; ``sources``: where the kernel gets
-    each -- ``("in", k, shape)`` the group's input ``k`` in ``shape``, ``("out", m)`` member ``m``'s result,
-    ``("scratch", m, j)`` reduction ``m``'s accumulator ``j``; ``nests``: what to emit, in
+    each -- ``("in", k, shape)`` the group's input ``k`` in ``shape``, ``("out", m)``
+    member ``m``'s result, ``("scratch", m, j)`` reduction ``m``'s accumulator ``j``;
+    ``nests``: what to emit, in
     order -- ``("chains", shape, dtype, [(m, expr, specs, operands, out)])`` (an operand an
     argument index; ``-1 - p``: member ``p``'s value in the same nest; ``(argument,
     shape)``: a result read in another shape than it was written in) or

@@ -22,8 +22,10 @@ def group_prim_func(plan: Layout):
     with IRBuilder() as builder:
         with T.prim_func(s_tir=True):
             T.func_name("main")
-            # no argument overlaps another: the results are fresh arrays, and a member
-            # reading an earlier result reads that result's own buffer
+            # no argument overlaps another (a member reading an earlier result reads that
+            # result's own buffer), but for a result written over the input only its own
+            # loop reads, each element read before it is written (a Parameter's update,
+            # as a lone chain's out= may be its operand's buffer)
             T.func_attr({"tirx.noalias": True})
             handles = [T.arg(f"a{i}", T.handle()) for i in range(len(plan.args))]
             # align=4: NumPy's arrays are not 64-byte aligned (see elementwise.arguments)
@@ -49,7 +51,7 @@ def group_prim_func(plan: Layout):
                                   for _, expr, specs, operands, out in members],
                               shape, f"n{k}")
                 else:
-                    _, m, expr, specs, axis, reduce, operands, out, part, acc = nest
+                    _, _, expr, specs, axis, reduce, operands, out, part, acc = nest
                     emit_reduce(T, expr, specs, axis, reduce, [operand(a) for a in operands],
                                 buffers[out], buffers[part], buffers[acc], f"n{k}_")
     sch = t.s_tir.Schedule(builder.get())

@@ -67,7 +67,8 @@ def test_mindspores_files_reserialise_byte_for_byte():
 
 # ------------------------------------------------------------------ MindSpore's files
 
-@pytest.mark.parametrize("name", ["mlp", "lenet", "quickstart", "convs", "ops"])
+@pytest.mark.parametrize("name", ["mlp", "lenet", "quickstart", "convs", "ops", "resnet",
+                                  "lstm"])
 def test_mindspore_files_run_to_mindspores_outputs(name):
     xs, ys = _io(FIXTURES / f"{name}_io.npz")
     graph = ms.load(str(FIXTURES / f"{name}.mindir"))

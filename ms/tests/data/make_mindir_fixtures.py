@@ -4,6 +4,7 @@ and runs MindIR files written by sporeling.ms in real MindSpore.
 Run with a Python that has MindSpore 2.10 (not in CI; the fixtures are committed):
 
     python ms/tests/data/make_mindir_fixtures.py            # (re)write the fixtures here
+    python ms/tests/data/make_mindir_fixtures.py NAME ...   # (re)write only these
     python ms/tests/data/make_mindir_fixtures.py check FILE IO.npz [FILE IO.npz ...]
         # mindspore.load(FILE) + nn.GraphCell, run on IO.npz's x0, x1, ... and compare
         # with its y0, y1, ... (sporeling's outputs); exit 1 on a mismatch
@@ -20,6 +21,11 @@ holds the inputs x0, x1, ... and MindSpore's eval outputs y0, y1, ... on them:
     ops: two inputs, a Parameter, a constant tensor, and elementwise/reduction/shape ops
         (Muls, Softmax, LogSoftmax, ReduceMean/Sum/Max, Concat, Cast, BatchMatMul, Select,
         StridedSlice, BroadcastTo, ...), two outputs.
+    resnet: a small ResNet: a Conv2d/BatchNorm2d/ReLU stem, two basic residual blocks
+        (Conv2d, BatchNorm2d, ReLU; the second with a strided 1x1 Conv2d/BatchNorm2d
+        projection shortcut), global average pooling (ReduceMean), Dense.
+    lstm: nn.LSTM (input 8, hidden 16, 2 layers, batch_first) over 5 steps, its last
+        step through a Dense.
     mind_ir_descriptor.pb: MindSpore's mind_ir.proto descriptor (a serialized
         FileDescriptorProto from mindspore.train.mind_ir_pb2).
 """
@@ -108,6 +114,49 @@ class Ops(nn.Cell):
         return h, ops.BatchMatMul()(k.reshape(1, 2, 3), y.reshape(1, 3, 2))
 
 
+class BasicBlock(nn.Cell):
+    def __init__(self, cin, cout, stride=1):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride=stride, pad_mode="pad", padding=1)
+        self.bn1, self.relu = nn.BatchNorm2d(cout), nn.ReLU()
+        self.conv2 = nn.Conv2d(cout, cout, 3, pad_mode="pad", padding=1)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.down = None
+        if stride != 1 or cin != cout:
+            self.down = nn.SequentialCell(nn.Conv2d(cin, cout, 1, stride=stride),
+                                          nn.BatchNorm2d(cout))
+
+    def construct(self, x):
+        identity = x if self.down is None else self.down(x)
+        out = self.relu(self.bn1(self.conv1(x)))
+        return self.relu(self.bn2(self.conv2(out)) + identity)
+
+
+class ResNet(nn.Cell):
+    def __init__(self, num_classes=10):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, pad_mode="pad", padding=1)
+        self.bn, self.relu = nn.BatchNorm2d(8), nn.ReLU()
+        self.layer1, self.layer2 = BasicBlock(8, 8), BasicBlock(8, 16, stride=2)
+        self.mean = ops.ReduceMean(keep_dims=False)
+        self.fc = nn.Dense(16, num_classes)
+
+    def construct(self, x):
+        x = self.layer2(self.layer1(self.relu(self.bn(self.conv(x)))))
+        return self.fc(self.mean(x, (2, 3)))
+
+
+class LSTMNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(8, 16, num_layers=2, batch_first=True)
+        self.fc = nn.Dense(16, 4)
+
+    def construct(self, x):
+        out, _ = self.lstm(x)
+        return self.fc(out[:, -1])
+
+
 def _randomise(net, rng):
     for _, p in net.parameters_and_names():
         values = (rng.uniform(0.5, 2.0, p.shape) if "variance" in p.name else
@@ -118,10 +167,12 @@ def _randomise(net, rng):
 def _fixtures(rng):
     return {"mlp": (MLP(), [(3, 4)]), "lenet": (LeNet(), [(2, 1, 16, 16)]),
             "quickstart": (Network(), [(2, 1, 28, 28)]), "convs": (Convs(), [(2, 2, 9, 9)]),
-            "ops": (Ops(), [(2, 3), (2, 3)])}
+            "ops": (Ops(), [(2, 3), (2, 3)]), "resnet": (ResNet(), [(2, 3, 16, 16)]),
+            "lstm": (LSTMNet(), [(2, 5, 8)])}
 
 
-def write_fixtures() -> None:
+def write_fixtures(names=()) -> None:
+    """Write the fixtures (only ``names`` when given: the random draws stay the same)."""
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(0)
     os.makedirs(HERE, exist_ok=True)
@@ -130,6 +181,8 @@ def write_fixtures() -> None:
         _randomise(net, rng)
         net.set_train(False)
         xs = [rng.normal(size=s).astype(np.float32) for s in shapes]
+        if names and name not in names:
+            continue
         out = net(*map(Tensor, xs))
         outs = out if isinstance(out, tuple) else (out,)
         ms.export(net, *map(Tensor, xs), file_name=os.path.join(HERE, name),
@@ -138,6 +191,8 @@ def write_fixtures() -> None:
         np.savez(os.path.join(HERE, f"{name}_io.npz"),
                  **{f"x{i}": x for i, x in enumerate(xs)},
                  **{f"y{i}": y.asnumpy() for i, y in enumerate(outs)})
+    if names:
+        return
     from google.protobuf import descriptor_pb2
     from mindspore.train import mind_ir_pb2
     proto = descriptor_pb2.FileDescriptorProto()
@@ -170,4 +225,4 @@ if __name__ == "__main__":
         ms.set_context(mode=ms.GRAPH_MODE)
         pairs = zip(sys.argv[2::2], sys.argv[3::2])
         sys.exit(max(check(path, io) for path, io in pairs))
-    write_fixtures()
+    write_fixtures(sys.argv[1:])

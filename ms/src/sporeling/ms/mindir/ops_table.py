@@ -239,4 +239,14 @@ def _batch_norm(args, attrs):
                          _FORMATS.get(fmt, fmt))(*args[:5])
 
 
+@op("LSTM")
+def _lstm(args, attrs):
+    """MindSpore's LSTM (nn.LSTM runs one per layer): (x, h, c, flat weights) ->
+    (y, h_n, c_n, reserve, state); the weights in CPU's or GPU's layout."""
+    return ops.LSTM(int(attrs["input_size"]), int(attrs["hidden_size"]),
+                    int(attrs["num_layers"]), bool(attrs["has_bias"]),
+                    bool(attrs["bidirectional"]), float(attrs.get("dropout", 0.0)),
+                    int(attrs.get("proj_size", 0)))(*args[:4])
+
+
 SUPPORTED = frozenset(OPS)

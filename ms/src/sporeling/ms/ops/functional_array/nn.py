@@ -44,8 +44,8 @@ def bias_add(input_x, bias, data_format="NCHW"):
 # --------------------------------------------------------------------------- convolution
 
 def _same_pads(size, k, s, d):
-    total = max((math.ceil(n / st) - 1) * st + dl * (kk - 1) + 1 - n
-                for n, kk, st, dl in [(size, k, s, d)])
+    # never negative: a stride past the kernel (1x1, stride 2) reads fewer inputs than n
+    total = max(0, (math.ceil(size / s) - 1) * s + d * (k - 1) + 1 - size)
     return total // 2, total - total // 2
 
 

@@ -147,9 +147,15 @@ def _basic_lstm_cell(self, x, h, c, w, b):
 def _lstm(self, x, h, c, w):
     """A multi-layer LSTM over (seq, batch, input); ``w`` holds, per layer and direction,
     w_ih (4H, in), w_hh (4H, H) and, with ``has_bias``, b_ih and b_hh (4H), flattened in
-    that order; gates i, f, g, o."""
+    that order (GPU's layout), or their sum b_ih + b_hh (CPU's layout: nn.LSTM on CPU,
+    MindIR exported there), told apart by ``w``'s size; gates i, f, g, o."""
     x, h, c, w = (tensor(v) for v in (x, h, c, w))
     hidden, dirs = self.hidden_size, 2 if self.bidirectional else 1
+    biases = 2 if self.has_bias else 0
+    if self.has_bias:
+        ins = [x.shape[-1]] + [hidden * dirs] * (self.num_layers - 1)
+        one_bias = sum(dirs * 4 * hidden * (n + hidden + 1) for n in ins)
+        biases = 1 if int(np.prod(w.shape)) == one_bias else 2
     offset, layer_in = 0, x
     h_out, c_out = [], []
 
@@ -165,7 +171,7 @@ def _lstm(self, x, h, c, w):
         in_size = layer_in.shape[-1]
         for d in range(dirs):
             w_ih, w_hh = take((4 * hidden, in_size)), take((4 * hidden, hidden))
-            bias = take((4 * hidden,)) + take((4 * hidden,)) if self.has_bias else 0.0
+            bias = sum(take((4 * hidden,)) for _ in range(biases)) if biases else 0.0
             ht, ct = h[layer * dirs + d], c[layer * dirs + d]
             steps = range(layer_in.shape[0])
             seq = [None] * layer_in.shape[0]

@@ -200,8 +200,9 @@ class NestValue:
     """An operand of a chain in a loop nest that is the value an earlier chain of the same
     nest computes at the same index (see :func:`emit_nest`): read, it is that value."""
 
-    def __init__(self, values: dict, member: int):
-        self.values, self.member = values, member
+    def __init__(self, member: int):
+        self.member = member
+        self.values: dict = {}  # emit_nest's, while it emits the nest
 
     def __getitem__(self, index):
         return self.values[self.member]

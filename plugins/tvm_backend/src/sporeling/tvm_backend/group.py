@@ -17,6 +17,7 @@ index instead of loading it back.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -100,8 +101,14 @@ class Layout:
 
 def layout(members, in_specs) -> Layout | str:
     """The :class:`Layout` of ``members`` on inputs of these ``(shape, dtype)``, or why
-    they cannot be one generated function (a member TVM does not generate)."""
-    in_specs = tuple((tuple(s), np.dtype(d).str) for s, d in in_specs)
+    they cannot be one generated function (a member TVM does not generate). Computed once
+    per group and specs: the pass, the kernel, the compile check and the code generator
+    all ask."""
+    return _layout(tuple(members), tuple((tuple(s), np.dtype(d).str) for s, d in in_specs))
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(members: tuple, in_specs: tuple) -> Layout | str:
     args, sources, arg_of = [], [], {}
     results, written = [], []  # per member: graph spec; (argument, written shape, nest)
     nests: list = []

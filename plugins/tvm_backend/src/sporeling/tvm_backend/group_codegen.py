@@ -41,7 +41,7 @@ def group_prim_func(plan: Layout):
                         views[a] = T.decl_buffer(a[1], source.dtype, data=source.data,
                                                  elem_offset=source.elem_offset, align=4)
                     return views[a]
-                return buffers[a] if a >= 0 else NestValue({}, _position(members, -1 - a))
+                return buffers[a] if a >= 0 else NestValue(_position(members, -1 - a))
 
             for k, nest in enumerate(plan.nests):
                 if nest[0] == "chains":

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .group import Group, layout
-from .kernels import _lookup, _spec, compact, function, fused_elementwise, fused_reduce
+from .kernels import (_lookup, _spec, compact, function, fused_elementwise, fused_reduce,
+                      packed, views)
 
 __all__ = ["fused_group", "in_place"]
 
@@ -54,18 +55,16 @@ def _group_call(members, inputs):
     everything = (True,) * len(results)
 
     def run(backend, inputs, out):
-        # the results allocated are views of one pool buffer (one allocation, not one per
-        # result: the main job's Adam has ten step counts; the buffer lives while any of
-        # them does); a Parameter's new value is written where its old one was
+        # the results allocated are views of one pool buffer (kernels.packed); a
+        # Parameter's new value is written where its old one was
         fresh = everything if out is None else \
             tuple(o is None or not o.flags.c_contiguous for o in out)
         block = blocks.get(fresh)
         if block is None:
-            block = blocks[fresh] = _block([r for r, f in zip(results, fresh) if f])
+            block = blocks[fresh] = packed([r for r, f in zip(results, fresh) if f])
         size, at = block
-        memory = backend.allocate((size,), np.uint8)
-        views = iter(memory[a:b].view(dtype).reshape(shape) for a, b, shape, dtype in at)
-        outs = [next(views) if f else o for f, o in zip(fresh, out or everything)]
+        allocated = iter(views(backend.allocate((size,), np.uint8), at))
+        outs = [next(allocated) if f else o for f, o in zip(fresh, out or everything)]
         args = []
         for kind, what, how in feeds:
             if kind == "in":  # TVM reads compact, writeable arrays only: others are copied
@@ -79,17 +78,6 @@ def _group_call(members, inputs):
         fn(*args)
         return tuple(outs)
     return run
-
-
-def _block(results) -> tuple[int, list]:
-    """``(bytes, [(start, stop, shape, dtype)])``: ``results`` one after another in one
-    buffer, each at a multiple of 64 bytes."""
-    at, start = [], 0
-    for shape, dtype in results:
-        size = int(np.prod(shape)) * dtype.itemsize
-        at.append((start, start + size, shape, dtype))
-        start += -(-max(size, 1) // 64) * 64
-    return max(start, 1), at
 
 
 def _one_by_one(members):

@@ -33,14 +33,16 @@ def group_kernels(graph: Graph, ctx: PassContext) -> Graph:
     def close():
         nonlocal changed
         while run:
-            taken = _longest(run)
-            if len(taken) > 1:
-                equations.append(_grouped(taken))
-                ctx.count("group_kernels.grouped", len(taken))
+            n, inputs, members = _longest(run)
+            if n > 1:
+                equations.append(Equation(fused_group_p, inputs,
+                                          [eq.outputs[0] for eq in run[:n]],
+                                          {"members": members}, run[0].source))
+                ctx.count("group_kernels.grouped", n)
                 changed = True
             else:
-                equations.append(taken[0])
-            del run[:len(taken)]
+                equations.append(run[0])
+            del run[:n]
 
     for eq in graph.equations:
         if eq.prim.name in KINDS:
@@ -78,24 +80,23 @@ def _members(eqs: list) -> tuple[list, tuple]:
     return inputs, tuple(members)
 
 
-def _longest(run: list) -> list:
-    """The longest prefix of ``run`` that is one generated function (at least its first
-    equation)."""
-    def fits(n):
+def _longest(run: list) -> tuple[int, list, tuple]:
+    """``(n, inputs, members)`` of the longest prefix of ``run`` that is one generated
+    function (``n`` is 1 where none of two or more is)."""
+    def group(n):
         inputs, members = _members(run[:n])
-        return not isinstance(layout(members, [_spec(v) for v in inputs]), str)
-    if fits(len(run)):  # the common case: the whole run
-        return run
-    n = 1
-    while n < len(run) and fits(n + 1):
-        n += 1
-    return run[:n]
-
-
-def _grouped(eqs: list) -> Equation:
-    inputs, members = _members(eqs)
-    return Equation(fused_group_p, inputs, [eq.outputs[0] for eq in eqs],
-                    {"members": members}, eqs[0].source)
+        fits = not isinstance(layout(members, [_spec(v) for v in inputs]), str)
+        return fits, inputs, members
+    fits, inputs, members = group(len(run))
+    if fits:  # the common case: the whole run
+        return len(run), inputs, members
+    n, found = 1, (1, None, None)
+    while n < len(run):
+        fits, inputs, members = group(n + 1)
+        if not fits:
+            break
+        n, found = n + 1, (n + 1, inputs, members)
+    return found
 
 
 GROUP_KERNELS = Pass("group_kernels", group_kernels, stage="fusion", order=70,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import os
 import threading
 from pathlib import Path
@@ -33,7 +34,7 @@ from .tir_text import Generated
 
 __all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "function", "compact",
            "call_chain", "generated", "made_call", "below_call", "out_target", "written", "forget",
-           "say_once"]
+           "say_once", "packed", "views"]
 
 log = logging.getLogger("sporeling.tvm")
 _COMPILED: dict = {}  # (expr, input specs) -> TVM function, or None: the provider below
@@ -281,6 +282,25 @@ def written(out, target):
         return target
     np.copyto(out, target)
     return out
+
+
+def packed(specs) -> tuple[int, list]:
+    """``(bytes, [(start, stop, shape, dtype)])``: arrays of these ``(shape, dtype)`` one
+    after another in one buffer, each at a multiple of 64 bytes -- a kernel's results (or
+    scratch) as views of one allocation instead of one allocation each (an LSTM gradient
+    has 15 results; the main job's Adam group ten step counts)."""
+    at, start = [], 0
+    for shape, dtype in specs:
+        dtype = np.dtype(dtype)
+        size = math.prod(shape) * dtype.itemsize
+        at.append((start, start + size, tuple(shape), dtype))
+        start += -(-max(size, 1) // 64) * 64
+    return max(start, 1), at
+
+
+def views(memory, at) -> list:
+    """The arrays :func:`packed` placed in ``memory`` (bytes; they live while it does)."""
+    return [memory[a:b].view(dtype).reshape(shape) for a, b, shape, dtype in at]
 
 
 def forget() -> None:

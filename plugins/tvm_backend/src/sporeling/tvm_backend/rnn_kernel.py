@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import below_call, generated, made_call
+from .kernels import below_call, generated, made_call, packed, views
 from .rnn import rnn_scratch, rnn_shapes, rnn_spec, rnn_unsupported
 
 __all__ = ["lstm", "lstm_grad", "gru", "gru_grad"]
@@ -43,20 +43,16 @@ def _call(kind, inputs, params):
                          lambda: rnn_spec(kind, specs, params))
     if fn is None:
         return below_call(kind, params)
-    results, scratch = rnn_shapes(spec), rnn_scratch(spec)
-    dtype = np.dtype(spec.dtype)
-    result_block, result_at = _layout([shape for _, shape in results])
-    scratch_block, scratch_at = _layout([shape for _, shape in scratch])
+    dtype = spec.dtype
+    result_size, result_at = packed([(shape, dtype) for _, shape in rnn_shapes(spec)])
+    scratch_size, scratch_at = packed([(shape, dtype) for _, shape in rnn_scratch(spec)])
 
     def run(backend, inputs, out):
-        # the results are views of one pool buffer (one allocation, not one per result: an
-        # LSTM's gradient has 15; the buffer lives while any of them does), the scratch
-        # views of one plain array
-        block = backend.allocate((result_block,), dtype)
-        buffers = [block[a:b].reshape(shape) for a, b, shape in result_at]
-        work = np.empty(scratch_block, dtype)
+        # the results are views of one pool buffer (its bytes live while any of them
+        # does), the scratch views of one plain array
+        buffers = views(backend.allocate((result_size,), np.uint8), result_at)
         fn(*[x if x.flags.c_contiguous and x.flags.writeable else np.array(x, order="C")
-             for x in inputs], *buffers, *[work[a:b].reshape(shape) for a, b, shape in scratch_at])
+             for x in inputs], *buffers, *views(np.empty(scratch_size, np.uint8), scratch_at))
         if out is None:
             return tuple(buffers)
         for o, b in zip(out, buffers):
@@ -64,15 +60,3 @@ def _call(kind, inputs, params):
                 np.copyto(o, b)
         return tuple(b if o is None else o for o, b in zip(out, buffers))
     return run
-
-
-def _layout(shapes) -> tuple[int, list]:
-    """``(elements, [(start, stop, shape)])``: ``shapes`` placed one after another in one
-    flat buffer, each starting at a multiple of 16 elements (64 bytes for float32)."""
-    at, start = [], 0
-    for shape in shapes:
-        size = int(np.prod(shape))
-        at.append((start, start + size, tuple(shape)))
-        start += -(-size // 16) * 16
-    return max(start, 1), at
-

@@ -218,7 +218,9 @@ class CompiledFunction:
                 entry = self._fast.get(signature)
             except (AttributeError, TypeError):  # not a Tensor; an unhashable extra
                 signature = entry = None
-            if entry is not None and entry.valid() and entry.matches(arrays):
+            # value guards only where the trace read values (a call without: no method call)
+            if entry is not None and entry.valid() and (not entry.values or
+                                                        entry.matches(arrays)):
                 self.last_entry = entry
                 return entry.run(arrays)
         found = self.key(args, kwargs, extra)
@@ -248,7 +250,7 @@ class CompiledFunction:
         if variants is None:
             variants = self._entries[key] = []
         for entry in variants:
-            if entry.valid() and entry.matches(arrays):
+            if entry.valid() and (not entry.values or entry.matches(arrays)):
                 break
         else:
             entry = self._compile(fn, args, kwargs, arrays)

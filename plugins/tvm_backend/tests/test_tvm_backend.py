@@ -9,7 +9,7 @@ import pytest
 from sporeling.runtime import get_backend, get_kernels
 from sporeling.runtime.testing import check_backend
 
-from sporeling.tvm_backend import cache, kernels
+from sporeling.tvm_backend import cache, kernels, subnormals
 from sporeling.tvm_backend.elementwise import EXPRESSIONS
 
 TVM, NUMPY = get_backend("tvm"), get_backend("numpy")
@@ -101,6 +101,22 @@ def test_a_constant_bound_keeps_numpys_nan_and_signed_zero(bound):
     for chain in (expr, relu):
         assert np.array_equal(np.signbit(kernels.fused_elementwise(TVM, x, expr=chain)),
                               np.signbit(NUMPY.run("fused_elementwise", x, expr=chain)))
+
+
+@pytest.mark.skipif(not subnormals.FLUSHES, reason="subnormals flush on x86-64 only")
+def test_subnormals_flush_to_zero_in_generated_code_and_nowhere_else():
+    # XLA's way (JAX's jit): a subnormal result is zero, a subnormal operand reads as zero
+    # -- and the caller's floating-point register is restored: NumPy keeps subnormals
+    x = np.array([2e-38, 1e-39, 1.0, -3e-39], np.float32)
+    expr = (("mul", (("in", 0), ("const", 0.5, "float32")), (), (4,), "float32"),
+            ("mul", (("in", 0), ("const", 1e10, "float32")), (), (4,), "float32"),
+            ("add", (("node", 0), ("node", 1)), (), (4,), "float32"))
+    got = kernels.fused_elementwise(TVM, x, expr=expr)
+    want = np.float32([0, 0, 0.5, 0]) + x * np.float32(1e10)  # 2e-38 / 2 is subnormal
+    want[[1, 3]] = 0
+    np.testing.assert_array_equal(got, want)
+    assert np.float32(2e-38) * np.float32(0.5) == np.float32(1e-38)  # NumPy's, after
+    assert NUMPY.run("fused_elementwise", x, expr=expr)[1] > 0
 
 
 def test_arrays_at_any_alignment_and_strides():

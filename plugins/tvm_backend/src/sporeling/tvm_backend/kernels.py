@@ -29,6 +29,7 @@ from . import cache
 from .elementwise import collapsed, prim_func, unsupported
 from .group import Group, layout
 from .reduction import reduce_prim_func, reduce_unsupported, scratch, value_shape
+from .subnormals import flushing
 from .target import target, tvm
 from .tir_text import Generated
 
@@ -166,7 +167,7 @@ def _load_module(chains: list, keys: list) -> bool:
 
 
 def _build(functions):
-    module = tvm().IRModule({name: f.with_attr("global_symbol", name)
+    module = tvm().IRModule({name: flushing(f).with_attr("global_symbol", name)
                              for name, f in functions.items()})
     return tvm().compile(module, target=target())
 

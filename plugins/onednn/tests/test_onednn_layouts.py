@@ -60,6 +60,35 @@ def test_a_training_step_keeps_activations_blocked_and_equals_the_plain_graph():
         close(g, w)
 
 
+def lenet_block(x, w1, w2):
+    """conv -> relu -> 2x2 max pooling -> conv -> relu -> max pooling -> a loss of the
+    flattened result: LeNet's shape, the poolings reading blocked arrays."""
+    h = ops.nn.max_pool2d(ops.relu(ops.nn.conv2d(x, w1, padding=1)), 2, 2)
+    h = ops.nn.max_pool2d(ops.relu(ops.nn.conv2d(h, w2, padding=1)), 2, 2)
+    flat = ops.reshape(h, (x.shape[0], -1))
+    return ops.sum(ops.mul(flat, flat))
+
+
+def test_max_pooling_and_its_gradient_run_on_the_blocked_arrays():
+    c = 2 * B
+    x = RNG.standard_normal((3, 1, 8, 8)).astype(np.float32)
+    w1 = (RNG.standard_normal((c, 1, 3, 3)) * 0.5).astype(np.float32)
+    w2 = (RNG.standard_normal((c, c, 3, 3)) * 0.2).astype(np.float32)
+    x[0, 0, :2, :2] = 1.0  # a window of equal maxima: the first wins in both layouts
+    graph = value_and_grad_graph(make_graph(lenet_block, x, w1, w2), argnums=(0, 1, 2))
+    blocked = assign_layouts(graph, PassContext())
+    ops_run = [(eq.params["op"], eq.params["blocks_in"]) for eq in blocked.equations
+               if eq.prim.name == "onednn_blocked"]
+    assert ("max_pool2d", (B,)) in ops_run and ("max_pool2d_scatter", (B, B)) in ops_run
+    assert "max_pool2d" not in blocked.primitive_counts()
+    # the only reorders: the pooled result into the plain flatten, its gradient back
+    assert blocked.primitive_counts()["onednn_reorder"] == 2, blocked.primitive_counts()
+    want = evaluate(graph, x, w1, w2)
+    got = lower(blocked, backend=ONEDNN)(x, w1, w2)
+    for g, w in zip(got, want):
+        close(g, w)
+
+
 def test_the_pass_runs_in_graph_mode_only_on_the_onednn_backend():
     graph = make_graph(residual_block, *_inputs())
     set_context(backend="onednn")

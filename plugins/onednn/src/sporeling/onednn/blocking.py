@@ -3,7 +3,7 @@ an ``(N, C, H, W)`` value is the C-contiguous array ``(N, C/b, H, W, b)`` (C a m
 ``b``, so no padding)."""
 from __future__ import annotations
 
-__all__ = ["blocked_shape", "logical_shape"]
+__all__ = ["blocked_shape", "logical_shape", "numpy_reorder"]
 
 
 def blocked_shape(shape, block) -> tuple:
@@ -21,3 +21,12 @@ def logical_shape(shape, block) -> tuple:
         return tuple(shape)
     n, cb, h, w, b = shape
     return (n, cb * b, h, w)
+
+
+def numpy_reorder(x, block, to):
+    """``x`` into the channel-blocked array (``to="blocked"``, a view) or back (a copy)."""
+    if to == "blocked":
+        n, c, h, w = x.shape
+        return x.reshape(n, c // block, block, h, w).transpose(0, 1, 3, 4, 2)
+    n, cb, h, w, b = x.shape
+    return x.transpose(0, 1, 4, 2, 3).reshape(n, cb * b, h, w)

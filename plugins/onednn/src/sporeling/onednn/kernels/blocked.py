@@ -1,6 +1,6 @@
 """Kernels of the layout pass's primitives (``layouts/primitives.py``): ``onednn_reorder``
-and ``onednn_blocked`` (a convolution or batch normalisation whose activations are
-channel-blocked arrays ``(N, C/b, H, W, b)``).
+and ``onednn_blocked`` (a convolution, batch normalisation or max pooling whose
+activations are channel-blocked arrays ``(N, C/b, H, W, b)``).
 
 A call oneDNN refuses still gives NumPy's result: the blocked operands are unblocked, the
 plain kernel runs (oneDNN's or NumPy's), the results are blocked again.
@@ -9,23 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..blocking import blocked_shape, logical_shape
+from ..blocking import blocked_shape, logical_shape, numpy_reorder
 from ..lib import OneDnnError
 from ..memory import Desc
 from ..plan import cached_plan
-from . import conv, normalization
+from . import conv, normalization, pooling
 from ._serve import FLOAT32, contiguous, log, output
 
-__all__ = ["onednn_reorder", "onednn_blocked", "numpy_reorder"]
-
-
-def numpy_reorder(x, block, to):
-    """``x`` into the channel-blocked array (``to="blocked"``, a view) or back (a copy)."""
-    if to == "blocked":
-        n, c, h, w = x.shape
-        return x.reshape(n, c // block, block, h, w).transpose(0, 1, 3, 4, 2)
-    n, cb, h, w, b = x.shape
-    return x.transpose(0, 1, 4, 2, 3).reshape(n, cb * b, h, w)
+__all__ = ["onednn_reorder", "onednn_blocked"]
 
 
 def onednn_reorder(backend, x, out=None, *, block, to):
@@ -56,6 +47,10 @@ def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out):
                                    blocks=(blocks_in[0], blocks_out[0])),)
     if op == "conv2d_weight_grad":
         return (conv.backward_weights(backend, *inputs, **params, blocks=blocks_in[:2]),)
+    if op == "max_pool2d" and blocks_in[0] == blocks_out[0] == blocks_out[1]:
+        return pooling.max_forward(backend, *inputs, **params, block=blocks_in[0])
+    if op == "max_pool2d_scatter" and blocks_in[0] == blocks_in[1] == blocks_out[0]:
+        return (pooling.max_backward(backend, *inputs, **params, block=blocks_in[0]),)
     if op == "normalize" and blocks_in[0] == blocks_out[0]:
         return normalization.batch_norm_blocked(backend, inputs[0], eps=params["eps"],
                                                 block=blocks_in[0])
@@ -64,7 +59,7 @@ def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out):
 
 def onednn_blocked(backend, *inputs, out=None, op, params, blocks_in, blocks_out):
     params = dict(params)
-    if all(x.dtype in FLOAT32 for x in inputs):
+    if all(x.dtype in FLOAT32 for x in inputs if x.dtype.kind != "i"):  # but argmaxes
         try:
             return _blocked_call(backend, op, inputs, params, blocks_in, blocks_out)
         except OneDnnError as error:

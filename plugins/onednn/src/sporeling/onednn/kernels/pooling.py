@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import constants as C
+from ..blocking import blocked_shape, logical_shape
 from ..lib import OneDnnError, dims
 from ..memory import Desc
 from ..layouts.probe import block_size
@@ -57,88 +58,102 @@ def _layout(x_shape, y_shape, dtype, geometry) -> int | None:
     return None if blocked.startswith(_REFERENCE) else block
 
 
-def _plain_workspace(pd, y_shape) -> Desc:
-    """The workspace descriptor, if it is a plain one-byte-per-output index (else oneDNN's
-    workspace cannot stand for our int64 argmax: NumPy serves)."""
-    ws = pd.md(C.dnnl_query_workspace_md)
-    if ws != _PLAIN(y_shape, np.uint8):
-        raise OneDnnError("max pooling", "workspace is not a plain byte index")
-    return ws
+def _argmax_bytes(b, workspace: Desc, y_shape, block, inner):
+    """An internal buffer of one byte per output in the results' layout (plain or
+    ``block``), which the workspace (in the primitive's layout ``inner``) is or is
+    reordered into. A wider workspace (a window of 256 or more) cannot stand for our
+    int64 argmax: NumPy serves."""
+    if workspace.nbytes != Desc.activation(y_shape, np.uint8, inner).nbytes:
+        raise OneDnnError("max pooling", "workspace is not a one-byte argmax")
+    return b.internal(Desc.activation(y_shape, np.uint8, block))
 
 
-@onednn_kernel("max_pool2d")
-def max_pool2d(backend, x, out=None, *, kernel_size, stride, padding, dilation):
+def max_forward(backend, x, out=None, *, kernel_size, stride, padding, dilation, block=None):
+    """``max_pool2d`` -> ``(y, index)``, all three plain or, with ``block``, channel-blocked
+    arrays (Graph mode's layout pass: an array after a convolution pools as it is)."""
     x = contiguous(x)
-    y_shape = _out_shape(x.shape, kernel_size, stride, padding, dilation)
+    x_shape = logical_shape(x.shape, block)
+    y_shape = _out_shape(x_shape, kernel_size, stride, padding, dilation)
     y, index = out if out is not None else (None, None)
-    y = output(backend, y, y_shape, x.dtype)
-    index = output(backend, index, y_shape, np.int64)
+    y = output(backend, y, blocked_shape(y_shape, block), x.dtype)
+    index = output(backend, index, y.shape, np.int64)
 
     def build(b):
         geometry = _geometry(kernel_size, stride, padding, dilation)
-        block = _layout(x.shape, y_shape, x.dtype, geometry)
-        pd = _max_forward_pd(x.shape, y_shape, x.dtype, geometry, block)
-        if block is None:
-            ws = b.internal(_plain_workspace(pd, y_shape))
-            b.execute(pd, {C.DNNL_ARG_SRC: b.user(_PLAIN(x.shape, x.dtype)),
-                           C.DNNL_ARG_DST: b.user(_PLAIN(y_shape, x.dtype)),
-                           C.DNNL_ARG_WORKSPACE: ws})
-        else:  # blocked: the image in, the maxima and the argmax bytes out, reordered
-            src = b.into(b.user(_PLAIN(x.shape, x.dtype)), pd.md(C.dnnl_query_src_md))
-            dst, back = b.out_of(pd.md(C.dnnl_query_dst_md), b.user(_PLAIN(y_shape, x.dtype)))
-            blocked_ws = b.internal(pd.md(C.dnnl_query_workspace_md))
-            b.execute(pd, {C.DNNL_ARG_SRC: src, C.DNNL_ARG_DST: dst,
-                           C.DNNL_ARG_WORKSPACE: blocked_ws})
-            back()
-            ws = b.internal(_PLAIN(y_shape, np.uint8))
-            b.reorder(blocked_ws, ws)
-        b.extra = ws.buffer.reshape(y_shape)
+        inner = block or _layout(x_shape, y_shape, x.dtype, geometry)
+        pd = _max_forward_pd(x_shape, y_shape, x.dtype, geometry, inner)
+        if block and pd.impl.startswith(_REFERENCE):
+            raise OneDnnError("max pooling", f"no blocked kernel ({pd.impl})")
+        src = b.into(b.user(Desc.activation(x_shape, x.dtype, block)),
+                     pd.md(C.dnnl_query_src_md))
+        dst, back = b.out_of(pd.md(C.dnnl_query_dst_md),
+                             b.user(Desc.activation(y_shape, x.dtype, block)))
+        workspace = pd.md(C.dnnl_query_workspace_md)
+        argmax = _argmax_bytes(b, workspace, y_shape, block, inner)
+        ws = argmax if argmax.desc == workspace else b.internal(workspace)
+        b.execute(pd, {C.DNNL_ARG_SRC: src, C.DNNL_ARG_DST: dst, C.DNNL_ARG_WORKSPACE: ws})
+        back()
+        if ws is not argmax:
+            b.reorder(ws, argmax)
+        b.extra = argmax.buffer.reshape(y.shape)
 
     plan = cached_plan(("max_pool2d", x.shape, x.dtype, kernel_size, stride, padding,
-                        dilation), build)
+                        dilation, block), build)
     plan.run(x, y)
     np.copyto(index, plan.extra, casting="unsafe")
     return y, index
 
 
-@onednn_kernel("max_pool2d_scatter")
-def max_pool2d_scatter(backend, g, index, out=None, *, input_size, kernel_size, stride,
-                       padding, dilation):
+def max_backward(backend, g, index, out=None, *, input_size, kernel_size, stride, padding,
+                 dilation, block=None):
+    """``max_pool2d_scatter``: ``g`` and ``index`` plain or, with ``block``, channel-blocked,
+    the result the same."""
     g = contiguous(g)
-    x_shape = tuple(g.shape[:2]) + tuple(input_size)
-    dx = output(backend, out, x_shape, g.dtype)
+    g_shape = logical_shape(g.shape, block)
+    x_shape = tuple(g_shape[:2]) + tuple(input_size)
+    dx = output(backend, out, blocked_shape(x_shape, block), g.dtype)
 
     def build(b):
         geometry = _geometry(kernel_size, stride, padding, dilation)
-        block = _layout(x_shape, g.shape, g.dtype, geometry)
-        hint = _max_forward_pd(x_shape, g.shape, g.dtype, geometry, block)
+        inner = block or _layout(x_shape, g_shape, g.dtype, geometry)
+        hint = _max_forward_pd(x_shape, g_shape, g.dtype, geometry, inner)
         pd = PrimitiveDesc("pooling_backward", C.dnnl_pooling_max,
-                           Desc.activation(x_shape, g.dtype, block),
-                           Desc.activation(g.shape, g.dtype, block), *geometry, hint)
+                           Desc.activation(x_shape, g.dtype, inner),
+                           Desc.activation(g_shape, g.dtype, inner), *geometry, hint)
+        if block and pd.impl.startswith(_REFERENCE):
+            raise OneDnnError("max pooling backward", f"no blocked kernel ({pd.impl})")
         b.keep.append(hint)
-        if block is None:
-            ws = b.internal(_plain_workspace(hint, g.shape))
-            b.execute(pd, {C.DNNL_ARG_DIFF_DST: b.user(_PLAIN(g.shape, g.dtype)),
-                           C.DNNL_ARG_DIFF_SRC: b.user(_PLAIN(x_shape, g.dtype)),
-                           C.DNNL_ARG_WORKSPACE: ws})
-        else:  # blocked: the gradient and the argmax bytes in, reordered; the result out
-            diff_dst = b.into(b.user(_PLAIN(g.shape, g.dtype)),
-                              pd.md(C.dnnl_query_diff_dst_md))
-            diff_src, back = b.out_of(pd.md(C.dnnl_query_diff_src_md),
-                                      b.user(_PLAIN(x_shape, g.dtype)))
-            ws = b.internal(_PLAIN(g.shape, np.uint8))
-            blocked_ws = b.internal(hint.md(C.dnnl_query_workspace_md))
-            b.reorder(ws, blocked_ws)
-            b.execute(pd, {C.DNNL_ARG_DIFF_DST: diff_dst, C.DNNL_ARG_DIFF_SRC: diff_src,
-                           C.DNNL_ARG_WORKSPACE: blocked_ws})
-            back()
-        b.extra = ws.buffer.reshape(g.shape)
+        diff_dst = b.into(b.user(Desc.activation(g_shape, g.dtype, block)),
+                          pd.md(C.dnnl_query_diff_dst_md))
+        diff_src, back = b.out_of(pd.md(C.dnnl_query_diff_src_md),
+                                  b.user(Desc.activation(x_shape, g.dtype, block)))
+        workspace = hint.md(C.dnnl_query_workspace_md)
+        argmax = _argmax_bytes(b, workspace, g_shape, block, inner)
+        ws = b.into(argmax, workspace)
+        b.execute(pd, {C.DNNL_ARG_DIFF_DST: diff_dst, C.DNNL_ARG_DIFF_SRC: diff_src,
+                       C.DNNL_ARG_WORKSPACE: ws})
+        back()
+        b.extra = argmax.buffer.reshape(g.shape)
 
     plan = cached_plan(("max_pool2d_scatter", g.shape, g.dtype, tuple(input_size),
-                        kernel_size, stride, padding, dilation), build)
+                        kernel_size, stride, padding, dilation, block), build)
     np.copyto(plan.extra, index, casting="unsafe")
     plan.run(g, dx)
     return dx
+
+
+@onednn_kernel("max_pool2d")
+def max_pool2d(backend, x, out=None, *, kernel_size, stride, padding, dilation):
+    return max_forward(backend, x, out, kernel_size=kernel_size, stride=stride,
+                       padding=padding, dilation=dilation)
+
+
+@onednn_kernel("max_pool2d_scatter")
+def max_pool2d_scatter(backend, g, index, out=None, *, input_size, kernel_size, stride,
+                       padding, dilation):
+    return max_backward(backend, g, index, out, input_size=input_size,
+                        kernel_size=kernel_size, stride=stride, padding=padding,
+                        dilation=dilation)
 
 
 def _avg_alg(count_include_pad):

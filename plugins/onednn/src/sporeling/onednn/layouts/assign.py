@@ -15,9 +15,11 @@ oneDNN's convolutions and batch normalisation pick ``nChw16c`` (``nChw8c`` on AV
 Constant operands are blocked (or reshaped) once, at compile time.
 
 So the pass walks the graph in order: a convolution, its two gradients and batch
-normalisation become ``onednn_blocked`` with their activations blocked; elementwise ops and
-those reductions follow their blocked operands; every other consumer, and the graph's
-outputs, get the plain value through one ``onednn_reorder`` per value. Weights stay plain.
+normalisation become ``onednn_blocked`` with their activations blocked, and so do a max
+pooling of a blocked value and its gradient (the argmax blocked too: the same window
+offsets, held in the same order); elementwise ops and those reductions follow their blocked
+operands; every other consumer, and the graph's outputs, get the plain value through one
+``onednn_reorder`` per value. Weights stay plain.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from sporeling.compiler.ir import Const, Equation, Graph, Var
 from sporeling.compiler.passes import Pass, PassContext, Rewriter
 from sporeling.core import get_context
 
-from ..kernels.blocked import numpy_reorder
+from ..blocking import numpy_reorder
 from .primitives import BLOCKED_OPS, onednn_blocked_p, onednn_reorder_p
 from .probe import block_size
 
@@ -117,10 +119,10 @@ class _Assignment:
             self.is_blocked.add(original)
 
     def _aware(self, eq) -> bool:
-        """A convolution or batch normalisation on float32: ``onednn_blocked`` with every
-        blockable activation blocked."""
+        """A convolution, batch normalisation or max pooling on float32: ``onednn_blocked``
+        with every blockable activation blocked."""
         name = eq.prim.name
-        if name not in BLOCKED_OPS or any(str(v.aval.dtype) != "float32" for v in eq.inputs):
+        if name not in BLOCKED_OPS or str(eq.inputs[0].aval.dtype) != "float32":
             return False
         b = self.block
         ok = self.blockable
@@ -129,6 +131,14 @@ class _Assignment:
             if not ok(x.aval.shape) or _axes(eq.params["axis"], 4) != _CHANNEL_AXES:
                 return False
             blocks_in, blocks_out = (b,), (b, None, None)
+        elif name == "max_pool2d":  # pools a blocked array as it is; a plain one stays so
+            if eq.inputs[0] not in self.is_blocked:
+                return False
+            blocks_in, blocks_out = (b,), (b, b)
+        elif name == "max_pool2d_scatter":  # (g, argmax): blocked where the pooling was
+            if eq.inputs[1] not in self.is_blocked:
+                return False
+            blocks_in, blocks_out = (b, b), (b,)
         elif name == "conv2d_weight_grad":  # (x, g) -> the weight's gradient, plain
             blocks_in = tuple(b if ok(v.aval.shape) else None for v in eq.inputs)
             blocks_out = (None,)

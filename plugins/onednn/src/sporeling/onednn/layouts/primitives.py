@@ -6,7 +6,7 @@ primitives are what only the oneDNN backend runs.
 * ``onednn_reorder(x; block, to)``: ``(N, C, H, W)`` into the blocked array (``to="blocked"``)
   or back (``to="plain"``).
 * ``onednn_blocked(*inputs; op, params, blocks_in, blocks_out)``: primitive ``op`` (a
-  convolution or batch normalisation) with the inputs and results whose block is set
+  convolution, batch normalisation or max pooling) with the inputs and results whose block is set
   blocked. Its abstract rule is ``op``'s on the logical shapes.
 
 They appear only after autodiff, in graphs lowered on the oneDNN backend: neither has a
@@ -20,7 +20,8 @@ from ..blocking import blocked_shape, logical_shape
 
 __all__ = ["onednn_reorder_p", "onednn_blocked_p", "BLOCKED_OPS"]
 
-BLOCKED_OPS = ("conv2d", "conv_transpose2d", "conv2d_weight_grad", "normalize")
+BLOCKED_OPS = ("conv2d", "conv_transpose2d", "conv2d_weight_grad", "normalize", "max_pool2d",
+               "max_pool2d_scatter")
 """The primitives ``onednn_blocked`` wraps (kernels in ``kernels/blocked.py``)."""
 
 
@@ -37,8 +38,8 @@ def _reorder_aval(x, *, block, to):
 
 
 onednn_blocked_p = Primitive("onednn_blocked", multiple_results=True, differentiable=False,
-                             doc="a convolution or batch normalisation on channel-blocked "
-                                 "activations (oneDNN backend)")
+                             doc="a convolution, batch normalisation or max pooling on "
+                                 "channel-blocked activations (oneDNN backend)")
 
 
 @onednn_blocked_p.def_abstract_eval

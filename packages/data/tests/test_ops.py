@@ -1,6 +1,7 @@
 """Chainable operations, sizes, shapes and iterators."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import sporeling.data as sd
 from sporeling.core import set_seed
@@ -47,6 +48,34 @@ def test_shuffle_is_a_permutation_reproducible_and_new_each_epoch():
     assert values(ds) == e0
     set_seed(5)
     assert values(seq(50).shuffle(8)) == e0
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 40), buffer=st.integers(2, 50), size=st.integers(1, 9),
+       drop=st.booleans(), source_shuffles=st.booleans(), seed=st.integers(0, 2**31))
+def test_a_batch_gathered_by_index_equals_the_rows_stacked(n, buffer, size, drop,
+                                                          source_shuffles, seed):
+    """Over an in-memory source (shuffled or not), ``batch`` indexes each column once per
+    batch; the batches are exactly the rows the same pipeline yields unbatched, stacked."""
+    x = np.arange(n * 6, dtype=np.float32).reshape(n, 2, 3)
+    labels = np.arange(n, dtype=np.int16) * 10
+
+    def pipeline():
+        set_seed(seed)
+        return sd.NumpySlicesDataset((x, labels), ["x", "label"], shuffle=source_shuffles) \
+            .shuffle(buffer)
+
+    assert pipeline()._gatherer() is not None
+    rows = list(pipeline())
+    whole = len(rows) - len(rows) % size if drop else len(rows)
+    want = [rows[i:i + size] for i in range(0, whole, size)]
+    got = list(pipeline().batch(size, drop_remainder=drop))
+    assert len(got) == len(want)
+    for batch, chunk in zip(got, want):
+        for c in range(2):
+            expected = np.stack([r[c] for r in chunk])
+            assert batch[c].dtype == expected.dtype
+            np.testing.assert_array_equal(batch[c], expected)
 
 
 def test_repeat_take_skip_filter_project_rename():

@@ -47,6 +47,18 @@ class Dataset:
     def _size(self) -> int | None:
         return None
 
+    def _gatherer(self):
+        """``gather(indices) -> columns`` (each column the rows at those source indices,
+        stacked) when this node's rows are an in-memory source's rows picked by index,
+        else None. A batch over such a node takes each batch with one indexing per column
+        (from :meth:`_row_indices`) instead of stacking rows one by one."""
+        return None
+
+    def _row_indices(self, run, epoch: int) -> list:
+        """The source indices of ``epoch``'s rows, in order (where :meth:`_gatherer` is
+        not None)."""
+        raise NotImplementedError(f"{type(self).__name__} does not pick rows by index")
+
     # -- epochs ----------------------------------------------------------------------------
     def _next_epoch(self) -> int:
         epoch = getattr(self, "_epoch", 0)

@@ -58,6 +58,16 @@ class Run:
             stats.rows += 1
             yield row
 
+    def indices(self, node, epoch: int) -> list:
+        """``node``'s row indices for ``epoch`` (see ``Dataset._row_indices``), timed and
+        counted into its statistics as its rows would be."""
+        stats = self.stats[id(node)]
+        t = time.perf_counter()
+        found = node._row_indices(self, epoch)
+        stats.time += time.perf_counter() - t
+        stats.rows += len(found)
+        return found
+
     def resource(self, node, factory):
         """The resource ``node`` keeps for this run (a worker pool), made on first use."""
         found = self._by_node.get(id(node))

@@ -109,8 +109,10 @@ class Batch(UnaryOp):
 
     def _make(self, rows: list, number: int, epoch: int) -> tuple:
         names = self.child.column_names
-        cols = [stack_column([r[c] for r in rows], names[c], self.pads[c])
-                for c in range(len(names))]
+        return self._finish([stack_column([r[c] for r in rows], names[c], self.pads[c])
+                             for c in range(len(names))], number, epoch)
+
+    def _finish(self, cols: list, number: int, epoch: int) -> tuple:
         if self.per_batch_map is None:
             return tuple(cols)
         from .map_op import as_columns, call_user
@@ -124,8 +126,15 @@ class Batch(UnaryOp):
         return tuple(keep[:nbefore]) + result + tuple(keep[nbefore:])
 
     def _rows(self, run, epoch):
-        rows, number = [], 0
         size = self.batch_size
+        gather = None if any(self.pads) else self.child._gatherer()
+        if gather is not None:  # rows of an in-memory source: one indexing per column
+            indices = np.asarray(run.indices(self.child, epoch), dtype=np.intp)
+            stop = len(indices) - len(indices) % size if self.drop_remainder else len(indices)
+            for number, start in enumerate(range(0, stop, size)):
+                yield self._finish(list(gather(indices[start:start + size])), number, epoch)
+            return
+        rows, number = [], 0
         for row in run.rows(self.child, epoch):
             rows.append(row)
             if len(rows) == size:

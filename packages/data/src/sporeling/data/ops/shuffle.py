@@ -17,18 +17,27 @@ class Shuffle(UnaryOp):
         self.seed = draw_seed(seed)
 
     def _rows(self, run, epoch):
+        return self._reservoir(run.rows(self.child, epoch), epoch)
+
+    def _gatherer(self):
+        return self.child._gatherer()
+
+    def _row_indices(self, run, epoch):  # the same draws, over indices instead of rows
+        return list(self._reservoir(run.indices(self.child, epoch), epoch))
+
+    def _reservoir(self, items, epoch):
         rng = keyed_rng(self.seed, epoch)
         buffer = []
         draws = iter(())
-        for row in run.rows(self.child, epoch):
+        for item in items:
             if len(buffer) < self.buffer_size:
-                buffer.append(row)
+                buffer.append(item)
                 continue
             j = next(draws, None)
             if j is None:  # draw indices in blocks: one call per 1024 rows
                 draws = iter(rng.integers(0, self.buffer_size, 1024).tolist())
                 j = next(draws)
-            buffer[j], row = row, buffer[j]
-            yield row
+            buffer[j], item = item, buffer[j]
+            yield item
         for j in rng.permutation(len(buffer)).tolist():
             yield buffer[j]

@@ -53,3 +53,11 @@ class NumpySlicesDataset(SourceDataset):
 
     def _read(self, index):
         return tuple(a[index] for a in self._arrays)
+
+    def _gatherer(self):
+        if any(a.dtype.kind in "SUV" for a in self._arrays):
+            return None  # rows stacked one by one narrow strings to the batch's longest
+        return lambda indices: tuple(a[indices] for a in self._arrays)
+
+    def _row_indices(self, run, epoch):
+        return self._indices(epoch).tolist()

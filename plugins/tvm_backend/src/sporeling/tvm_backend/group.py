@@ -85,14 +85,15 @@ def result_spec(kind: str, params: dict, specs) -> tuple:
 class Layout:
     """How a group's function takes its arrays and what it computes.
 
-    ``args``: ``(shape, dtype str)`` of each argument; ``sources``: where the kernel gets
-    each -- ``("in", k, shape)`` the group's input ``k`` in ``shape``, ``("out", m)``
-    member ``m``'s result, ``("scratch", m, j)`` reduction ``m``'s accumulator ``j``;
-    ``nests``: what to emit, in
-    order -- ``("chains", shape, dtype, [(m, expr, specs, operands, out)])`` (an operand an
-    argument index; ``-1 - p``: member ``p``'s value in the same nest; ``(argument,
-    shape)``: a result read in another shape than it was written in) or
-    ``("reduce", m, expr, specs, axis, reduce, operands, out, part, acc)``."""
+    ``args``: ``(shape, dtype str)`` of each argument, an array's own shape (a 0-d one as
+    ``(1,)``): the kernel passes its arrays as they are; ``sources``: where the kernel
+    gets each -- ``("in", k)`` the group's input ``k``, ``("out", m)`` member ``m``'s
+    result, ``("scratch", m, j)`` reduction ``m``'s accumulator ``j``; ``nests``: what to
+    emit, in order -- ``("chains", shape, dtype, [(m, expr, specs, operands, out)])`` or
+    ``("reduce", m, expr, specs, axis, reduce, operands, out, part, acc)``, where an
+    operand or ``out`` is an argument index, ``(argument, shape)`` (the argument's memory
+    in the collapsed shape a loop reads or writes) or, for an operand, ``-1 - p``: member
+    ``p``'s value in the same nest."""
     args: tuple
     sources: tuple
     nests: tuple
@@ -119,6 +120,9 @@ def _layout(members: tuple, in_specs: tuple) -> Layout | str:
             args.append((tuple(shape), dtype))
             sources.append(source)
         return arg_of[source]
+
+    def view(arg, shape):  # the argument's memory in the shape a loop reads or writes
+        return arg if args[arg][0] == tuple(shape) else (arg, tuple(shape))
 
     for m, member in enumerate(members):
         params = dict(member.params)
@@ -151,19 +155,19 @@ def _layout(members: tuple, in_specs: tuple) -> Layout | str:
         operands = []
         for r, shape, (_, dtype) in zip(member.refs, shapes, specs):
             if r >= 0:
-                operands.append(argument(("in", r, shape), shape, dtype))
+                operands.append(view(argument(("in", r), in_specs[r][0], dtype), shape))
                 continue
             arg, shape_written, nest = written[-1 - r]
-            if shape != shape_written:  # collapsed otherwise: the same memory, reshaped
-                operands.append((arg, shape))
-            elif member.kind == "fused_elementwise" and nest is chains:
+            if shape == shape_written and member.kind == "fused_elementwise" and \
+                    nest is chains:
                 operands.append(r)
-            else:
-                operands.append(arg)
-        out = argument(("out", m), out_shape, results[-1][1])
+            else:  # its memory, collapsed as this member reads it
+                operands.append(view(arg, shape))
+        arg = argument(("out", m), results[-1][0], results[-1][1])
+        out = view(arg, out_shape)
         if member.kind == "fused_elementwise":
             chains[3].append((m, expr, cspecs, tuple(operands), out))
-            written.append((out, out_shape, chains))
+            written.append((arg, out_shape, chains))
         else:
             (part_shape, part_dtype), (acc_shape, acc_dtype) = scratch(expr, specs, axis)
             part = argument(("scratch", m, 0), part_shape, np.dtype(part_dtype).str)
@@ -171,7 +175,7 @@ def _layout(members: tuple, in_specs: tuple) -> Layout | str:
             nest = ("reduce", m, expr, specs, axis, params["reduce"], tuple(operands), out,
                     part, acc)
             nests.append(nest)
-            written.append((out, out_shape, nest))
+            written.append((arg, out_shape, nest))
     frozen = tuple(tuple(n[:3]) + (tuple(n[3]),) if n[0] == "chains" else n for n in nests)
     return Layout(tuple(args), tuple(sources), frozen, tuple(results))
 

@@ -35,7 +35,7 @@ def group_prim_func(plan: Layout):
             views: dict = {}
 
             def operand(a, members=()):
-                if isinstance(a, tuple):  # a result in another (collapsed) shape
+                if isinstance(a, tuple):  # an argument in another (collapsed) shape
                     if a not in views:
                         source = buffers[a[0]]
                         views[a] = T.decl_buffer(a[1], source.dtype, data=source.data,
@@ -47,13 +47,13 @@ def group_prim_func(plan: Layout):
                 if nest[0] == "chains":
                     _, shape, _, members = nest
                     emit_nest(T, [(expr, specs, [operand(a, members) for a in operands],
-                                   buffers[out])
+                                   operand(out))
                                   for _, expr, specs, operands, out in members],
                               shape, f"n{k}")
                 else:
                     _, _, expr, specs, axis, reduce, operands, out, part, acc = nest
                     emit_reduce(T, expr, specs, axis, reduce, [operand(a) for a in operands],
-                                buffers[out], buffers[part], buffers[acc], f"n{k}_")
+                                operand(out), buffers[part], buffers[acc], f"n{k}_")
     sch = t.s_tir.Schedule(builder.get())
     for k, nest in enumerate(plan.nests):
         if nest[0] == "chains":

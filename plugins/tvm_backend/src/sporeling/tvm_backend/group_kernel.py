@@ -46,10 +46,16 @@ def _group_call(members, inputs):
         return _one_by_one(members)
     results = [(shape, np.dtype(dtype)) for shape, dtype in plan.results]
     # each argument as the function declares it: ("in", input, shape), ("out", result,
-    # shape) or ("scratch", shape, dtype) -- an accumulator
-    feeds = [(source[0], source[1], shape) if source[0] != "scratch" else
-             ("scratch", shape, np.dtype(dtype))
-             for source, (shape, dtype) in zip(plan.sources, plan.args)]
+    # shape) -- the array itself (shape None) but for a 0-d one, declared (1,) -- or
+    # ("scratch", shape, dtype), an accumulator
+    feeds = []
+    for source, (shape, dtype) in zip(plan.sources, plan.args):
+        kind, shape = source[0], tuple(shape)
+        if kind == "scratch":
+            feeds.append((kind, shape, np.dtype(dtype)))
+        else:
+            own = inputs[source[1]].shape if kind == "in" else results[source[1]][0]
+            feeds.append((kind, source[1], None if tuple(own) == shape else shape))
 
     blocks: dict = {}  # which results the call allocates -> where they lie in one block
     everything = (True,) * len(results)
@@ -67,15 +73,17 @@ def _group_call(members, inputs):
         outs = [next(allocated) if f else o for f, o in zip(fresh, out or everything)]
         args = []
         for kind, what, how in feeds:
-            if kind == "in":  # TVM reads compact, writeable arrays only: others are copied
-                a = inputs[what]
-                args.append(a.reshape(how) if a.flags.c_contiguous and a.flags.writeable
-                            else compact(a, how))
-            elif kind == "out":
-                args.append(outs[what].reshape(how))
-            else:
+            if kind == "scratch":
                 args.append(np.empty(what, how))
-        fn(*args)
+            else:
+                a = inputs[what] if kind == "in" else outs[what]
+                args.append(a if how is None else a.reshape(how))
+        try:
+            fn(*args)
+        except (ValueError, BufferError):  # TVM reads compact, writeable arrays only:
+            # the inputs that are not (a broadcast constant, a read-only copy) are copied
+            fn(*[compact(a, a.shape) if feed[0] == "in" else a
+                 for a, feed in zip(args, feeds)])
         return tuple(outs)
     return run
 

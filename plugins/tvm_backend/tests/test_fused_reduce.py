@@ -60,17 +60,24 @@ def test_what_the_pass_leaves_alone():
     def along_the_innermost_axis(x):  # a serial chain of additions: NumPy's pairwise sum
         return ops.sum(ops.mul(x, x), axis=(1,))
 
-    def chain_read_twice(x):
-        t = ops.mul(x, x)
-        return ops.sum(t, axis=(0,)), t
-
     def integer_sum(x):
         return ops.sum(ops.cast(x, np.int32), axis=(0,))
-    for fn in (along_the_innermost_axis, chain_read_twice, integer_sum):
+    for fn in (along_the_innermost_axis, integer_sum):
         graph, fused = _passes(fn, x)
         assert not fused, fn.__name__
     graph, fused = _passes(lambda x: ops.sum(ops.sum(x, axis=(0,)), axis=(0,), keepdims=True), x)
     assert graph.primitive_counts() == {"sum": 2}  # keepdims: the shapes would not follow
+
+
+def test_a_chain_read_twice_stays_and_its_result_is_reduced():
+    """The chain's result is needed anyway: the sum reads it (a ``fused_reduce`` of no
+    expression), so that the group pass can run both in one function."""
+    def chain_read_twice(x):
+        t = ops.mul(x, x)
+        return ops.sum(t, axis=(0,)), t
+    graph, fused = _passes(chain_read_twice, _rand(80, 64))
+    assert graph.primitive_counts() == {"fused_elementwise": 1, "fused_reduce": 1}
+    assert fused[0].params["expr"] == () and fused[0].inputs[0] is graph.equations[0].outputs[0]
 
 
 # the last two reduce the innermost axis: taken because the value is SMALL

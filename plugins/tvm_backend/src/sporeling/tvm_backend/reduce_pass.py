@@ -8,7 +8,9 @@ It runs after elementwise fusion (and oneDNN's layout pass), in graphs lowered o
 backend only (context key ``tvm_fuse_reductions``, default True). A reduction of a reduction
 with nothing else reading the inner one is first made one (the layout pass sums a blocked
 array over the batch, then over (H, W): NumPy's one call over both was 20x slower; the
-generated loop reads memory once). Taken: float sums and means that keep the operand's
+generated loop reads memory once). A reduction of a chain others read too (a dense
+layer's bias gradient) becomes a ``fused_reduce`` of that result, which the group pass
+then computes in the chain's function. Taken: float sums and means that keep the operand's
 innermost axis, or of small values (see :mod:`.reduction`), of chains TVM generates;
 anything else stays as it was.
 """
@@ -69,8 +71,11 @@ def fuse_reductions(graph: Graph, ctx: PassContext) -> Graph:
                 continue
             inputs, expr = [x], ()  # the reduction alone, the chain stays as it is
             chain = None
-        if chain is None and not taken:
-            continue  # a reduction as it was: nothing fused, nothing merged
+        read = producer.get(x)
+        if chain is None and not taken and (read is None or read.prim is not fused_elementwise_p):
+            # a reduction as it was: nothing fused, nothing merged, and no chain whose
+            # result others read too (the group pass then runs both in one function)
+            continue
         absorbed.update(id(e) for e in taken)
         if chain is not None:
             absorbed.add(id(producer[x]))

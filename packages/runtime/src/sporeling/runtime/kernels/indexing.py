@@ -51,6 +51,12 @@ def slice_(backend, x, out=None, *, slices):
 @define("getitem", memory=KernelMemory.VIEW)
 def getitem(backend, x, *arrays, out=None, key):
     """``x[key]``: a view for basic indices, a copy into pool memory for index arrays."""
+    if out is None and len(arrays) == 1 and getattr(arrays[0], "ndim", None) == 0 and \
+            arrays[0].dtype.kind in "iu":  # one integer scalar (a step's learning rate):
+        # the same element by basic indexing, a view of x (fancy indexing, a pool buffer
+        # and a copy cost several times more)
+        index = numpy_index(key, (int(arrays[0]),))
+        return np.asarray(x)[index if Ellipsis in index else index + (Ellipsis,)]
     index = numpy_index(key, arrays)
     value = np.asarray(x)[index]
     if out is None and not arrays:

@@ -89,6 +89,60 @@ def test_max_pooling_and_its_gradient_run_on_the_blocked_arrays():
         close(g, w)
 
 
+def conv_layers(x, w1, b1, w2, b2):
+    """conv + bias -> relu, conv -> relu, conv + bias, then a loss reading the last conv's
+    input and result."""
+    c = w1.shape[0]
+    h = ops.relu(ops.add(ops.nn.conv2d(x, w1, padding=1), ops.reshape(b1, (1, c, 1, 1))))
+    h = ops.relu(ops.nn.conv2d(h, w2, padding=1))
+    y = ops.add(ops.nn.conv2d(h, w2, padding=1), ops.reshape(b2, (c, 1, 1)))
+    return ops.add(ops.sum(ops.mul(y, y)), ops.sum(ops.mul(h, ops.tanh(y))))
+
+
+def test_a_convolutions_bias_and_relu_become_its_epilogue():
+    from sporeling.compiler.passes.fusion import fuse_elementwise
+    from sporeling.onednn.layouts import fuse_epilogues
+    c = 2 * B
+    args = (RNG.standard_normal((2, 3, 6, 6)).astype(np.float32),
+            (RNG.standard_normal((c, 3, 3, 3)) * 0.3).astype(np.float32),
+            RNG.standard_normal(c).astype(np.float32),
+            (RNG.standard_normal((c, c, 3, 3)) * 0.2).astype(np.float32),
+            RNG.standard_normal(c).astype(np.float32))
+    graph = value_and_grad_graph(make_graph(conv_layers, *args), argnums=(0, 1, 2, 3, 4))
+    ctx = PassContext(backend=ONEDNN)
+    fused = fuse_epilogues(fuse_elementwise(assign_layouts(graph, ctx), ctx), ctx)
+    epilogues = sorted(eq.params.get("epilogue", ()) for eq in fused.equations
+                       if eq.prim.name == "onednn_blocked" and eq.params["op"] == "conv2d")
+    assert epilogues == [("bias",), ("bias", "relu"), ("relu",)], epilogues
+    assert ctx.stats["onednn_epilogues.fused"] == 3
+    want = evaluate(graph, *args)
+    got = lower(fused, backend=ONEDNN)(*args)
+    for g, w in zip(got, want):
+        close(g, w)
+
+
+def test_an_epilogue_oneDNN_refuses_is_applied_after_the_plain_kernel(monkeypatch):
+    from sporeling.onednn.kernels import blocked
+    x = RNG.standard_normal((2, 3, 5, 5)).astype(np.float32)
+    w = RNG.standard_normal((B, 3, 3, 3)).astype(np.float32)
+    b = RNG.standard_normal(B).astype(np.float32)
+    params = (("dilation", (1, 1)), ("groups", 1), ("padding", ((1, 1), (1, 1))),
+              ("stride", (1, 1)))
+    want = np.maximum(get_backend("numpy").run("conv2d", x, w, **dict(params)) +
+                      b.reshape(1, -1, 1, 1), 0)
+    call = lambda: onednn_blocked(ONEDNN, x, w, b, op="conv2d", params=params,  # noqa: E731
+                                  blocks_in=(None, None, None), blocks_out=(B,),
+                                  epilogue=("bias", "relu"))
+    (served,) = call()
+    close(onednn_reorder(ONEDNN, served, block=B, to="plain"), want)
+
+    def refuse(*args, **kwargs):
+        raise blocked.OneDnnError("conv2d", "refused")
+    monkeypatch.setattr(blocked, "_blocked_call", refuse)
+    (fallback,) = call()
+    close(onednn_reorder(ONEDNN, fallback, block=B, to="plain"), want)
+
+
 def test_the_pass_runs_in_graph_mode_only_on_the_onednn_backend():
     graph = make_graph(residual_block, *_inputs())
     set_context(backend="onednn")

@@ -34,11 +34,11 @@ class PrimitiveDesc:
     alive until the call returns)."""
     __slots__ = ("handle", "name")
 
-    def __init__(self, name: str, *args) -> None:
+    def __init__(self, name: str, *args, post_ops: tuple = ()) -> None:
         self.name, self.handle = name, c_void_p()
         handles = [a.handle if isinstance(a, (Desc, PrimitiveDesc)) else a for a in args]
         call(f"dnnl_{name}_primitive_desc_create", ctypes.byref(self.handle), engine(),
-             *handles, _attr())
+             *handles, _attr(post_ops))
 
     def md(self, what: int, index: int = 0) -> Desc:
         return Desc.of(self, what, index)
@@ -60,19 +60,29 @@ class PrimitiveDesc:
             self.handle = None
 
 
-_ATTR: c_void_p | None = None
+_ATTRS: dict = {}
+POST_OPS = {"relu": C.dnnl_eltwise_relu}
+"""The activations a primitive may apply to its result as a post-op (name -> algorithm)."""
 
 
-def _attr() -> c_void_p:
-    """One attribute for every primitive: the scratchpad is ours (one buffer per plan,
-    allocated once) instead of a malloc inside every execute."""
-    global _ATTR
-    if _ATTR is None:
+def _attr(post_ops: tuple = ()) -> c_void_p:
+    """The attribute of every primitive with these post-ops (activation names, applied to
+    its result in order): the scratchpad is ours (one buffer per plan, allocated once)
+    instead of a malloc inside every execute. Made once per post-op sequence."""
+    attr = _ATTRS.get(post_ops)
+    if attr is None:
         attr = c_void_p()
         call("dnnl_primitive_attr_create", ctypes.byref(attr))
         call("dnnl_primitive_attr_set_scratchpad_mode", attr, C.dnnl_scratchpad_mode_user)
-        _ATTR = attr
-    return _ATTR
+        if post_ops:
+            ops = c_void_p()
+            call("dnnl_post_ops_create", ctypes.byref(ops))
+            for name in post_ops:
+                call("dnnl_post_ops_append_eltwise", ops, POST_OPS[name], 0.0, 0.0)
+            call("dnnl_primitive_attr_set_post_ops", attr, ops)  # the attribute copies them
+            call("dnnl_post_ops_destroy", ops)
+        _ATTRS[post_ops] = attr
+    return attr
 
 
 class _Primitive:
@@ -135,11 +145,12 @@ class Builder:
 
     def at_edges(self, pd, inputs, output) -> None:
         """A step running ``pd`` on plain user buffers: each input ``(arg, plain desc,
-        query)`` reordered into the layout ``pd`` chose, the output ``(arg, plain desc,
+        query)`` reordered into the layout ``pd`` chose (query None: taken as it is), the output ``(arg, plain desc,
         query)`` written there and reordered back. The user buffers are the inputs', then
         the output's, in that order."""
         users = [(self.user(desc), arg, query) for arg, desc, query in (*inputs, output)]
-        args = {arg: self.into(memory, pd.md(query)) for memory, arg, query in users[:-1]}
+        args = {arg: memory if query is None else self.into(memory, pd.md(query))
+                for memory, arg, query in users[:-1]}
         memory, arg, query = users[-1]
         args[arg], back = self.out_of(pd.md(query), memory)
         self.execute(pd, args)

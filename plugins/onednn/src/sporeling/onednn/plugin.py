@@ -55,5 +55,6 @@ def sporeling_add_primitives(primitives) -> None:
 
 @impl
 def sporeling_add_passes(passes) -> None:
-    from .layouts import LAYOUTS
+    from .layouts import EPILOGUES, LAYOUTS
     passes.add_pass(LAYOUTS)
+    passes.add_pass(EPILOGUES)

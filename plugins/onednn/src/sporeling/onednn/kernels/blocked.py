@@ -39,9 +39,11 @@ def onednn_reorder(backend, x, out=None, *, block, to):
     return y
 
 
-def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out):
+def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out, epilogue):
     if op == "conv2d":
-        return (conv.forward(backend, *inputs, **params, blocks=(blocks_in[0], blocks_out[0])),)
+        bias = inputs[2] if "bias" in epilogue else None
+        return (conv.forward(backend, *inputs[:2], **params, blocks=(blocks_in[0], blocks_out[0]),
+                             bias=bias, post_ops=tuple(e for e in epilogue if e != "bias")),)
     if op == "conv_transpose2d":
         return (conv.backward_data(backend, *inputs, **params,
                                    blocks=(blocks_in[0], blocks_out[0])),)
@@ -57,16 +59,25 @@ def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out):
     raise OneDnnError(op, "no channel-blocked kernel")
 
 
-def onednn_blocked(backend, *inputs, out=None, op, params, blocks_in, blocks_out):
+def onednn_blocked(backend, *inputs, out=None, op, params, blocks_in, blocks_out,
+                   epilogue=()):
     params = dict(params)
     if all(x.dtype in FLOAT32 for x in inputs if x.dtype.kind != "i"):  # but argmaxes
         try:
-            return _blocked_call(backend, op, inputs, params, blocks_in, blocks_out)
+            return _blocked_call(backend, op, inputs, params, blocks_in, blocks_out,
+                                 epilogue)
         except OneDnnError as error:
             log.info("oneDNN refused blocked %s (%s): the plain kernel serves it", op,
                      error.status)
-    plain = [numpy_reorder(x, b, "plain") if b else x for x, b in zip(inputs, blocks_in)]
+    operands = inputs[:len(inputs) - ("bias" in epilogue)]
+    plain = [numpy_reorder(x, b, "plain") if b else x for x, b in zip(operands, blocks_in)]
     results = backend.kernel(op)(backend, *plain, **params)
     results = results if isinstance(results, tuple) else (results,)
+    if epilogue:  # a convolution's: its bias per channel, then its activations
+        y = results[0] + inputs[-1].reshape(1, -1, 1, 1) if "bias" in epilogue else results[0]
+        for name in epilogue:
+            if name != "bias":
+                y = backend.kernel(name)(backend, y)
+        results = (y,)
     return tuple(np.ascontiguousarray(numpy_reorder(r, b, "blocked")) if b else r
                  for r, b in zip(results, blocks_out))

@@ -30,11 +30,13 @@ def _weight_shape(w_shape, groups):
     return (groups, o // groups, cg, kh, kw) if groups > 1 else tuple(w_shape)
 
 
-def _forward_pd(x_shape, w_shape, y_shape, dtype, geometry, groups, prop):
+def _forward_pd(x_shape, w_shape, y_shape, dtype, geometry, groups, prop, bias=False,
+                post_ops=()):
     ws = _weight_shape(w_shape, groups)
     return PrimitiveDesc("convolution_forward", prop, C.dnnl_convolution_direct,
-                         _ANY(x_shape, dtype), _ANY(ws, dtype), None,
-                         _ANY(y_shape, dtype), *geometry)
+                         _ANY(x_shape, dtype), _ANY(ws, dtype),
+                         _PLAIN(w_shape[:1], dtype) if bias else None,
+                         _ANY(y_shape, dtype), *geometry, post_ops=post_ops)
 
 
 def _out_hw(hw, kernel, stride, padding, dilation):
@@ -42,8 +44,11 @@ def _out_hw(hw, kernel, stride, padding, dilation):
                  for n, k, s, (lo, hi), d in zip(hw, kernel, stride, padding, dilation))
 
 
-def forward(backend, x, w, out=None, *, stride, padding, dilation, groups, blocks=(None, None)):
-    """``conv2d`` with its source and result plain or channel-blocked (``blocks``)."""
+def forward(backend, x, w, out=None, *, stride, padding, dilation, groups, blocks=(None, None),
+            bias=None, post_ops=()):
+    """``conv2d`` with its source and result plain or channel-blocked (``blocks``); with
+    ``bias`` (one per output channel) added and ``post_ops`` (activations, see
+    ``plan.POST_OPS``) applied to the result inside oneDNN's kernel, as it writes it."""
     x, w = contiguous(x), contiguous(w)
     x_block, y_block = blocks
     x_shape = logical_shape(x.shape, x_block)
@@ -53,16 +58,21 @@ def forward(backend, x, w, out=None, *, stride, padding, dilation, groups, block
     def build(b):
         geometry = _geometry(stride, padding, dilation)
         pd = _forward_pd(x_shape, w.shape, y_shape, x.dtype, geometry, groups,
-                         C.dnnl_forward_training)
+                         C.dnnl_forward_training, bias is not None, post_ops)
         b.at_edges(pd, [(C.DNNL_ARG_SRC, _ACT(x_shape, x.dtype, x_block), C.dnnl_query_src_md),
                         (C.DNNL_ARG_WEIGHTS, _PLAIN(_weight_shape(w.shape, groups), w.dtype),
-                         C.dnnl_query_weights_md)],
+                         C.dnnl_query_weights_md)]
+                   + ([] if bias is None else [(C.DNNL_ARG_BIAS, _PLAIN(w.shape[:1], x.dtype),
+                                                None)]),
                    (C.DNNL_ARG_DST, _ACT(y_shape, x.dtype, y_block), C.dnnl_query_dst_md))
 
     plan = cached_plan(("conv2d", x.shape, w.shape, x.dtype, stride, padding, dilation,
-                        groups, blocks), build)
+                        groups, blocks, bias is not None, post_ops), build)
     y = output(backend, out, blocked_shape(y_shape, y_block), x.dtype)
-    plan.run(x, w, y)
+    if bias is None:
+        plan.run(x, w, y)
+    else:
+        plan.run(x, w, contiguous(bias), y)
     return y
 
 

@@ -5,9 +5,12 @@ primitives are what only the oneDNN backend runs.
 
 * ``onednn_reorder(x; block, to)``: ``(N, C, H, W)`` into the blocked array (``to="blocked"``)
   or back (``to="plain"``).
-* ``onednn_blocked(*inputs; op, params, blocks_in, blocks_out)``: primitive ``op`` (a
-  convolution, batch normalisation or max pooling) with the inputs and results whose block is set
-  blocked. Its abstract rule is ``op``'s on the logical shapes.
+* ``onednn_blocked(*inputs; op, params, blocks_in, blocks_out, epilogue=())``: primitive
+  ``op`` (a convolution, batch normalisation or max pooling) with the inputs and results
+  whose block is set blocked. Its abstract rule is ``op``'s on the logical shapes. A
+  convolution's ``epilogue`` (:mod:`.epilogues`) names what oneDNN applies to its result
+  as it writes it: ``"bias"`` (the last input, one value per output channel, added) and
+  activations (``plan.POST_OPS``), in order.
 
 They appear only after autodiff, in graphs lowered on the oneDNN backend: neither has a
 backward or batching rule.
@@ -43,9 +46,10 @@ onednn_blocked_p = Primitive("onednn_blocked", multiple_results=True, differenti
 
 
 @onednn_blocked_p.def_abstract_eval
-def _blocked_aval(*avals, op, params, blocks_in, blocks_out):
+def _blocked_aval(*avals, op, params, blocks_in, blocks_out, epilogue=()):
     prim = primitives()[op]
-    logical = [Aval(logical_shape(a.shape, b), a.dtype) for a, b in zip(avals, blocks_in)]
+    operands = avals[:len(avals) - ("bias" in epilogue)]
+    logical = [Aval(logical_shape(a.shape, b), a.dtype) for a, b in zip(operands, blocks_in)]
     out = prim.abstract(*logical, **dict(params))
     outs = out if prim.multiple_results else (out,)
     return tuple(Aval(blocked_shape(a.shape, b), a.dtype) for a, b in zip(outs, blocks_out))

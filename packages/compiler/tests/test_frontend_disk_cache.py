@@ -1,8 +1,11 @@
 """Issue 21: the AST conversion is kept on disk, so a later process neither reads a
-function's source nor rewrites it; damaged, edited or stale entries are rebuilt."""
+function's source nor rewrites nor compiles it; damaged, edited or stale entries are
+rebuilt."""
+import base64
 import hashlib
 import importlib.util
 import json
+import marshal
 import os
 import subprocess
 import sys
@@ -82,6 +85,8 @@ def test_a_second_process_reads_no_source(tmp_path, home, monkeypatch):
     assert sorted(os.listdir(home)) and "cond" in graph.primitive_counts()
 
     _new_process(monkeypatch)
+    # nor compiles it: the entry holds the module's code
+    monkeypatch.setattr(ast_convert, "module_from", lambda record: pytest.fail("recompiled"))
     again = convert(module.calls_scaled)
     assert is_converted(again) and is_converted(convert(module.scaled))
     assert make_graph(again, X).primitive_counts() == graph.primitive_counts()
@@ -115,15 +120,30 @@ def _edited(raw):  # the digest written with it no longer matches
     return raw.replace(b"ops.neg", b"ops.abs")
 
 
-def _positions_off(raw):  # a consistent file whose positions do not fit its text
+def _positions_off(raw):  # a consistent file (without its compiled code, as an entry
+    # written before the code was kept) whose positions do not fit its text
     body = json.loads(raw.partition(b"\n")[2])
     body["rewrite"]["positions"] = body["rewrite"]["positions"][:-4]
+    del body["rewrite"]["code"]
     return _resign(json.dumps(body).encode())
 
 
 def _not_python(raw):
     body = json.loads(raw.partition(b"\n")[2])
     body["rewrite"]["source"] = "def (:"
+    del body["rewrite"]["code"]
+    return _resign(json.dumps(body).encode())
+
+
+def _code_garbage(raw):  # consistent, but its compiled code does not load
+    body = json.loads(raw.partition(b"\n")[2])
+    body["rewrite"]["code"] = base64.b64encode(b"\xe3 not marshal data").decode()
+    return _resign(json.dumps(body).encode())
+
+
+def _code_not_code(raw):
+    body = json.loads(raw.partition(b"\n")[2])
+    body["rewrite"]["code"] = base64.b64encode(marshal.dumps(42)).decode()
     return _resign(json.dumps(body).encode())
 
 
@@ -134,7 +154,7 @@ def _bad_summary(raw):  # consistent, but not a summary this version writes
 
 
 @pytest.mark.parametrize("damage", [_truncated, _garbage, _edited, _positions_off,
-                                    _not_python, _bad_summary])
+                                    _not_python, _bad_summary, _code_garbage, _code_not_code])
 def test_a_damaged_or_edited_entry_is_ignored_and_rebuilt(tmp_path, home, monkeypatch,
                                                           damage):
     module = _module(tmp_path / "user.py")
@@ -216,8 +236,12 @@ def test_stored_rewrites_compile_to_the_same_code(tmp_path, name):
     record = disk_cache.rewrite_record(made)
     assert record is not None
     record = json.loads(json.dumps(record))  # as read back from the file
-    before, after = ast_convert._code_of(made, fn), ast_convert._code_of(
-        disk_cache.module_from(record), fn)
+    compiled = compile(made, fn.__code__.co_filename, "exec")
+    before = ast_convert._converted(compiled, fn)
+    after = ast_convert._converted(compile(disk_cache.module_from(record),
+                                           fn.__code__.co_filename, "exec"), fn)
+    stored = json.loads(json.dumps(disk_cache.with_code(record, compiled)))
+    assert disk_cache.code_from(stored) == compiled  # the code itself, as compiled
 
     def codes(code):
         yield code

@@ -31,7 +31,7 @@ import weakref
 
 from . import runtime
 from .analysis import calls_print, has_control_flow
-from .disk_cache import DiskEntry, module_from, rewrite_record
+from .disk_cache import DiskEntry, code_from, module_from, rewrite_record, with_code
 from .flags import rewrite_flags
 from .transform import Converter
 
@@ -223,7 +223,10 @@ def _compile(fn, summary: _Summary):
     through its disk entry, in another), else from its source."""
     if summary.rewrite is not None:
         try:
-            return _code_of(module_from(summary.rewrite), fn)
+            code = code_from(summary.rewrite)
+            if code is None:  # an entry written before compiled code was kept
+                code = _compiled(module_from(summary.rewrite), fn, summary)
+            return _converted(code, fn)
         except (SyntaxError, ValueError, TypeError, KeyError, StopIteration) as error:
             log.info("stored rewrite of %s unusable (%s): converting again",
                      fn.__qualname__, error)
@@ -233,8 +236,16 @@ def _compile(fn, summary: _Summary):
         return None
     module = _rewrite(fn, node)
     summary.rewrite = rewrite_record(module) if summary.disk.enabled else None
-    summary.dirty = summary.disk.enabled
-    return _code_of(module, fn)
+    return _converted(_compiled(module, fn, summary), fn)
+
+
+def _compiled(module: ast.Module, fn, summary: _Summary):
+    """``_rewrite``'s module compiled, kept with the rewrite for the disk entry."""
+    code = compile(module, fn.__code__.co_filename, "exec")
+    if summary.rewrite is not None:
+        summary.rewrite = with_code(summary.rewrite, code)
+        summary.dirty = summary.disk.enabled
+    return code
 
 
 def _rewrite(fn, node: ast.FunctionDef) -> ast.Module:
@@ -259,9 +270,8 @@ def _rewrite(fn, node: ast.FunctionDef) -> ast.Module:
     return ast.fix_missing_locations(module)
 
 
-def _code_of(module: ast.Module, fn):
-    """The converted function's code, compiled out of ``_rewrite``'s module."""
-    code = compile(module, fn.__code__.co_filename, "exec")
+def _converted(code, fn):
+    """The converted function's code, out of ``_rewrite``'s module compiled."""
     outer = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     code = next(c for c in outer.co_consts
                 if isinstance(c, types.CodeType) and c.co_name == _CONVERTED)

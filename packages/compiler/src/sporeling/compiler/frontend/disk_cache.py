@@ -3,9 +3,12 @@
 An entry holds a function's summary -- whether it has control flow of its own, which
 functions it calls by name or as ``self.m`` -- and, once made, its rewrite: the rewritten
 module as source text (``ast.unparse``) with the positions of its nodes, which unparsing
-loses and which tracebacks and the IR's ``file:line`` need. A process that finds the entry
-reads neither the function's source nor rewrites it: it parses the stored text, puts the
-positions back and compiles it. Nothing is unpickled.
+loses and which tracebacks and the IR's ``file:line`` need, and the module compiled, as
+CPython keeps a ``.pyc`` (``marshal``; the converter's version names the Python version,
+so only the interpreter that wrote it reads it). A process that finds the entry reads
+neither the function's source nor rewrites nor compiles it: it loads the code (parsing
+the stored text and putting the positions back only where the code is missing or
+unusable). Nothing is unpickled.
 
 Entries live in ``cache_dir("frontend")`` (``$SPORELING_HOME/cache/frontend``, else the
 user's cache folder), one file per function, named by a digest of the converter's version
@@ -20,9 +23,12 @@ positions do not fit its text, or that is stale is ignored and replaced. Writes 
 from __future__ import annotations
 
 import ast
+import base64
+import binascii
 import hashlib
 import json
 import logging
+import marshal
 import os
 import sys
 import tempfile
@@ -31,7 +37,8 @@ from pathlib import Path
 
 from sporeling.core.paths import cache_dir
 
-__all__ = ["DiskEntry", "DISABLE_ENV", "converter_version", "module_from", "rewrite_record"]
+__all__ = ["DiskEntry", "DISABLE_ENV", "converter_version", "module_from", "rewrite_record",
+           "with_code", "code_from"]
 
 DISABLE_ENV = "SPORELING_FRONTEND_CACHE"
 log = logging.getLogger("sporeling.compiler.frontend")
@@ -102,6 +109,25 @@ def rewrite_record(module: ast.Module) -> dict | None:
     positions = [v for n in nodes
                  for v in (n.lineno, n.col_offset, n.end_lineno, n.end_col_offset)]
     return {"source": source, "positions": positions}
+
+
+def with_code(record: dict, code: types.CodeType) -> dict:
+    """``record`` (a rewrite) with the module's compiled ``code``."""
+    return dict(record, code=base64.b64encode(marshal.dumps(code)).decode())
+
+
+def code_from(record: dict) -> types.CodeType | None:
+    """The compiled module :func:`with_code` stored (None when absent; ``ValueError`` when
+    it is not a code object)."""
+    if "code" not in record:
+        return None
+    try:
+        code = marshal.loads(base64.b64decode(record["code"], validate=True))
+    except (EOFError, TypeError, binascii.Error) as error:
+        raise ValueError(f"its code does not load ({error})") from None
+    if not isinstance(code, types.CodeType):
+        raise ValueError("its code is not a code object")
+    return code
 
 
 def module_from(record: dict) -> ast.Module:

@@ -81,12 +81,50 @@ def test_max_pooling_and_its_gradient_run_on_the_blocked_arrays():
                if eq.prim.name == "onednn_blocked"]
     assert ("max_pool2d", (B,)) in ops_run and ("max_pool2d_scatter", (B, B)) in ops_run
     assert "max_pool2d" not in blocked.primitive_counts()
+    # only the gradient reads the argmax: it is oneDNN's byte per output, never widened
+    pools = [eq for eq in blocked.equations if eq.prim.name == "onednn_blocked" and
+             eq.params["op"] == "max_pool2d"]
+    assert [(eq.params.get("argmax"), str(eq.outputs[1].aval.dtype)) for eq in pools] == \
+        [("bytes", "uint8")] * 2
     # the only reorders: the pooled result into the plain flatten, its gradient back
     assert blocked.primitive_counts()["onednn_reorder"] == 2, blocked.primitive_counts()
     want = evaluate(graph, x, w1, w2)
     got = lower(blocked, backend=ONEDNN)(x, w1, w2)
     for g, w in zip(got, want):
         close(g, w)
+
+
+def test_an_argmax_read_elsewhere_stays_int64_and_a_refused_call_gives_bytes(monkeypatch):
+    from sporeling.onednn.kernels import blocked as kernels
+    x = RNG.standard_normal((2, 1, 6, 6)).astype(np.float32)
+    w = RNG.standard_normal((B, 1, 3, 3)).astype(np.float32)
+
+    def pooled(x, w):  # the argmax is a result of the graph
+        from sporeling.compiler import bind
+        from sporeling.compiler.ops.nn.pooling import max_pool2d_p
+        return bind(max_pool2d_p, ops.nn.conv2d(x, w, padding=1), kernel_size=(2, 2),
+                    stride=(2, 2), padding=((0, 0), (0, 0)), dilation=(1, 1))
+    graph = make_graph(pooled, x, w)
+    blocked = assign_layouts(graph, PassContext())
+    pool, = [eq for eq in blocked.equations if eq.prim.name == "onednn_blocked" and
+             eq.params["op"] == "max_pool2d"]
+    assert pool.params.get("argmax") is None and str(pool.outputs[1].aval.dtype) == "int64"
+    for g, want in zip(lower(blocked, backend=ONEDNN)(x, w), evaluate(graph, x, w)):
+        np.testing.assert_array_equal(g, want) if g.dtype.kind == "i" else close(g, want)
+
+    xb = onednn_reorder(ONEDNN, RNG.standard_normal((2, B, 4, 4)).astype(np.float32),
+                        block=B, to="blocked")
+    params = (("dilation", (1, 1)), ("kernel_size", (2, 2)), ("padding", ((0, 0), (0, 0))),
+              ("stride", (2, 2)))
+    call = lambda: onednn_blocked(ONEDNN, xb, op="max_pool2d", params=params,  # noqa: E731
+                                  blocks_in=(B,), blocks_out=(B, B), argmax="bytes")
+    y, index = call()
+    monkeypatch.setattr(kernels, "_blocked_call", lambda *a: (_ for _ in ()).throw(
+        kernels.OneDnnError("max_pool2d", "refused")))
+    y2, index2 = call()  # the plain kernel's int64 argmax, as bytes
+    assert index.dtype == index2.dtype == np.uint8
+    np.testing.assert_array_equal(index, index2)
+    close(y2, y)
 
 
 def conv_layers(x, w1, b1, w2, b2):

@@ -39,7 +39,7 @@ def onednn_reorder(backend, x, out=None, *, block, to):
     return y
 
 
-def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out, epilogue):
+def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out, epilogue, argmax):
     if op == "conv2d":
         bias = inputs[2] if "bias" in epilogue else None
         return (conv.forward(backend, *inputs[:2], **params, blocks=(blocks_in[0], blocks_out[0]),
@@ -50,7 +50,8 @@ def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out, epilogue):
     if op == "conv2d_weight_grad":
         return (conv.backward_weights(backend, *inputs, **params, blocks=blocks_in[:2]),)
     if op == "max_pool2d" and blocks_in[0] == blocks_out[0] == blocks_out[1]:
-        return pooling.max_forward(backend, *inputs, **params, block=blocks_in[0])
+        return pooling.max_forward(backend, *inputs, **params, block=blocks_in[0],
+                                   argmax_bytes=argmax == "bytes")
     if op == "max_pool2d_scatter" and blocks_in[0] == blocks_in[1] == blocks_out[0]:
         return (pooling.max_backward(backend, *inputs, **params, block=blocks_in[0]),)
     if op == "normalize" and blocks_in[0] == blocks_out[0]:
@@ -60,19 +61,22 @@ def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out, epilogue):
 
 
 def onednn_blocked(backend, *inputs, out=None, op, params, blocks_in, blocks_out,
-                   epilogue=()):
+                   epilogue=(), argmax=None):
     params = dict(params)
-    if all(x.dtype in FLOAT32 for x in inputs if x.dtype.kind != "i"):  # but argmaxes
+    if all(x.dtype in FLOAT32 for x in inputs if x.dtype.kind not in "iu"):  # but argmaxes
         try:
             return _blocked_call(backend, op, inputs, params, blocks_in, blocks_out,
-                                 epilogue)
+                                 epilogue, argmax)
         except OneDnnError as error:
             log.info("oneDNN refused blocked %s (%s): the plain kernel serves it", op,
                      error.status)
     operands = inputs[:len(inputs) - ("bias" in epilogue)]
     plain = [numpy_reorder(x, b, "plain") if b else x for x, b in zip(operands, blocks_in)]
+    plain = [x.astype(np.int64) if x.dtype == np.uint8 else x for x in plain]  # an argmax
     results = backend.kernel(op)(backend, *plain, **params)
     results = results if isinstance(results, tuple) else (results,)
+    if argmax == "bytes":
+        results = (results[0], results[1].astype(np.uint8))
     if epilogue:  # a convolution's: its bias per channel, then its activations
         y = results[0] + inputs[-1].reshape(1, -1, 1, 1) if "bias" in epilogue else results[0]
         for name in epilogue:

@@ -58,25 +58,29 @@ def _layout(x_shape, y_shape, dtype, geometry) -> int | None:
     return None if blocked.startswith(_REFERENCE) else block
 
 
-def _argmax_bytes(b, workspace: Desc, y_shape, block, inner):
-    """An internal buffer of one byte per output in the results' layout (plain or
-    ``block``), which the workspace (in the primitive's layout ``inner``) is or is
-    reordered into. A wider workspace (a window of 256 or more) cannot stand for our
-    int64 argmax: NumPy serves."""
+def _argmax_bytes(b, workspace: Desc, y_shape, block, inner, user: bool):
+    """One byte per output in the results' layout (plain or ``block``), which the
+    workspace (in the primitive's layout ``inner``) is or is reordered into: the caller's
+    uint8 argmax (``user``) or an internal buffer our int64 argmax is converted from. A
+    wider workspace (a window of 256 or more) cannot stand for an argmax: NumPy serves."""
     if workspace.nbytes != Desc.activation(y_shape, np.uint8, inner).nbytes:
         raise OneDnnError("max pooling", "workspace is not a one-byte argmax")
-    return b.internal(Desc.activation(y_shape, np.uint8, block))
+    wanted = Desc.activation(y_shape, np.uint8, block)
+    return b.user(wanted) if user else b.internal(wanted)
 
 
-def max_forward(backend, x, out=None, *, kernel_size, stride, padding, dilation, block=None):
+def max_forward(backend, x, out=None, *, kernel_size, stride, padding, dilation, block=None,
+                argmax_bytes: bool = False):
     """``max_pool2d`` -> ``(y, index)``, all three plain or, with ``block``, channel-blocked
-    arrays (Graph mode's layout pass: an array after a convolution pools as it is)."""
+    arrays (Graph mode's layout pass: an array after a convolution pools as it is). With
+    ``argmax_bytes`` the index is oneDNN's workspace itself, one uint8 window offset per
+    output (what only the blocked gradient reads), instead of our int64 copy of it."""
     x = contiguous(x)
     x_shape = logical_shape(x.shape, block)
     y_shape = _out_shape(x_shape, kernel_size, stride, padding, dilation)
     y, index = out if out is not None else (None, None)
     y = output(backend, y, blocked_shape(y_shape, block), x.dtype)
-    index = output(backend, index, y.shape, np.int64)
+    index = output(backend, index, y.shape, np.uint8 if argmax_bytes else np.int64)
 
     def build(b):
         geometry = _geometry(kernel_size, stride, padding, dilation)
@@ -89,29 +93,33 @@ def max_forward(backend, x, out=None, *, kernel_size, stride, padding, dilation,
         dst, back = b.out_of(pd.md(C.dnnl_query_dst_md),
                              b.user(Desc.activation(y_shape, x.dtype, block)))
         workspace = pd.md(C.dnnl_query_workspace_md)
-        argmax = _argmax_bytes(b, workspace, y_shape, block, inner)
+        argmax = _argmax_bytes(b, workspace, y_shape, block, inner, argmax_bytes)
         ws = argmax if argmax.desc == workspace else b.internal(workspace)
         b.execute(pd, {C.DNNL_ARG_SRC: src, C.DNNL_ARG_DST: dst, C.DNNL_ARG_WORKSPACE: ws})
         back()
         if ws is not argmax:
             b.reorder(ws, argmax)
-        b.extra = argmax.buffer.reshape(y.shape)
+        b.extra = None if argmax_bytes else argmax.buffer.reshape(y.shape)
 
     plan = cached_plan(("max_pool2d", x.shape, x.dtype, kernel_size, stride, padding,
-                        dilation, block), build)
-    plan.run(x, y)
-    np.copyto(index, plan.extra, casting="unsafe")
+                        dilation, block, argmax_bytes), build)
+    if argmax_bytes:
+        plan.run(x, y, index)
+    else:
+        plan.run(x, y)
+        np.copyto(index, plan.extra, casting="unsafe")
     return y, index
 
 
 def max_backward(backend, g, index, out=None, *, input_size, kernel_size, stride, padding,
                  dilation, block=None):
     """``max_pool2d_scatter``: ``g`` and ``index`` plain or, with ``block``, channel-blocked,
-    the result the same."""
+    the result the same; a uint8 ``index`` (see :func:`max_forward`) is read as it is."""
     g = contiguous(g)
     g_shape = logical_shape(g.shape, block)
     x_shape = tuple(g_shape[:2]) + tuple(input_size)
     dx = output(backend, out, blocked_shape(x_shape, block), g.dtype)
+    argmax_bytes = index.dtype == np.uint8
 
     def build(b):
         geometry = _geometry(kernel_size, stride, padding, dilation)
@@ -128,15 +136,18 @@ def max_backward(backend, g, index, out=None, *, input_size, kernel_size, stride
         diff_src, back = b.out_of(pd.md(C.dnnl_query_diff_src_md),
                                   b.user(Desc.activation(x_shape, g.dtype, block)))
         workspace = hint.md(C.dnnl_query_workspace_md)
-        argmax = _argmax_bytes(b, workspace, g_shape, block, inner)
+        argmax = _argmax_bytes(b, workspace, g_shape, block, inner, argmax_bytes)
         ws = b.into(argmax, workspace)
         b.execute(pd, {C.DNNL_ARG_DIFF_DST: diff_dst, C.DNNL_ARG_DIFF_SRC: diff_src,
                        C.DNNL_ARG_WORKSPACE: ws})
         back()
-        b.extra = argmax.buffer.reshape(g.shape)
+        b.extra = None if argmax_bytes else argmax.buffer.reshape(g.shape)
 
     plan = cached_plan(("max_pool2d_scatter", g.shape, g.dtype, tuple(input_size),
-                        kernel_size, stride, padding, dilation, block), build)
+                        kernel_size, stride, padding, dilation, block, argmax_bytes), build)
+    if argmax_bytes:
+        plan.run(g, dx, contiguous(index))
+        return dx
     np.copyto(plan.extra, index, casting="unsafe")
     plan.run(g, dx)
     return dx

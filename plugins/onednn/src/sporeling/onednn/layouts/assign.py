@@ -23,6 +23,8 @@ operands; every other consumer, and the graph's outputs, get the plain value thr
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sporeling.compiler.ir import Const, Equation, Graph, Var
@@ -62,6 +64,14 @@ class _Assignment:
 
     def __init__(self, graph: Graph, ctx: PassContext, block: int):
         self.rw, self.block = Rewriter(graph, ctx), block
+        self.readers: dict = {}  # Var -> names of the primitives reading it
+        for eq in graph.equations:
+            for v in eq.inputs:
+                if isinstance(v, Var):
+                    self.readers.setdefault(v, []).append(eq.prim.name)
+        for v in graph.outputs:
+            if isinstance(v, Var):
+                self.readers.setdefault(v, []).append("output")
         self.new: dict = {}        # original Var -> new value
         self.is_blocked: set = set()  # original Vars whose new value is blocked
         self.converted: dict = {}  # (original Var, form) -> converted value
@@ -124,7 +134,7 @@ class _Assignment:
         name = eq.prim.name
         if name not in BLOCKED_OPS or str(eq.inputs[0].aval.dtype) != "float32":
             return False
-        b = self.block
+        b, extra = self.block, {}
         ok = self.blockable
         if name == "normalize":
             x = eq.inputs[0]
@@ -135,6 +145,10 @@ class _Assignment:
             if eq.inputs[0] not in self.is_blocked:
                 return False
             blocks_in, blocks_out = (b,), (b, b)
+            # an argmax only the gradient reads: oneDNN's byte per output, not int64
+            if set(self.readers.get(eq.outputs[1], ())) == {"max_pool2d_scatter"} and \
+                    math.prod(eq.params["kernel_size"]) < 256:
+                extra = {"argmax": "bytes"}
         elif name == "max_pool2d_scatter":  # (g, argmax): blocked where the pooling was
             if eq.inputs[1] not in self.is_blocked:
                 return False
@@ -150,7 +164,7 @@ class _Assignment:
         inputs = [self.blocked(v) if k else self.plain(v) for v, k in zip(eq.inputs, blocks_in)]
         outs = self.rw.bind(onednn_blocked_p, *inputs, op=name,
                             params=tuple(sorted(eq.params.items())),
-                            blocks_in=blocks_in, blocks_out=blocks_out)
+                            blocks_in=blocks_in, blocks_out=blocks_out, **extra)
         for original, value, k in zip(eq.outputs, outs, blocks_out):
             self._set(original, value, bool(k))
         self.rw.ctx.count("onednn_layouts.blocked_ops")

@@ -10,12 +10,16 @@ primitives are what only the oneDNN backend runs.
   whose block is set blocked. Its abstract rule is ``op``'s on the logical shapes. A
   convolution's ``epilogue`` (:mod:`.epilogues`) names what oneDNN applies to its result
   as it writes it: ``"bias"`` (the last input, one value per output channel, added) and
-  activations (``plan.POST_OPS``), in order.
+  activations (``plan.POST_OPS``), in order. A max pooling's ``argmax="bytes"``: its
+  argmax is oneDNN's workspace, a uint8 window offset per output (the layout pass asks
+  for it where only the blocked gradient reads the argmax), not an int64 copy.
 
 They appear only after autodiff, in graphs lowered on the oneDNN backend: neither has a
 backward or batching rule.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from sporeling.compiler import Aval, Primitive, primitives
 
@@ -46,10 +50,12 @@ onednn_blocked_p = Primitive("onednn_blocked", multiple_results=True, differenti
 
 
 @onednn_blocked_p.def_abstract_eval
-def _blocked_aval(*avals, op, params, blocks_in, blocks_out, epilogue=()):
+def _blocked_aval(*avals, op, params, blocks_in, blocks_out, epilogue=(), argmax=None):
     prim = primitives()[op]
     operands = avals[:len(avals) - ("bias" in epilogue)]
     logical = [Aval(logical_shape(a.shape, b), a.dtype) for a, b in zip(operands, blocks_in)]
     out = prim.abstract(*logical, **dict(params))
-    outs = out if prim.multiple_results else (out,)
+    outs = list(out) if prim.multiple_results else [out]
+    if argmax == "bytes":  # a max pooling's argmax: oneDNN's one-byte workspace itself
+        outs[1] = Aval(outs[1].shape, np.dtype(np.uint8))
     return tuple(Aval(blocked_shape(a.shape, b), a.dtype) for a, b in zip(outs, blocks_out))

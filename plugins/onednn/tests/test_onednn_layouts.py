@@ -159,6 +159,33 @@ def test_a_convolutions_bias_and_relu_become_its_epilogue():
         close(g, w)
 
 
+def test_a_dense_layers_bias_and_relu_become_its_matmuls_epilogue():
+    """Products oneDNN runs (from MIN_MACS multiply-adds) take theirs; small ones stay
+    NumPy's, their chains as they were."""
+    from sporeling.compiler.passes.fusion import fuse_elementwise
+    from sporeling.onednn.kernels.matmul import MIN_MACS
+    from sporeling.onednn.layouts import fuse_epilogues
+    n, k = 256, 256
+    m = MIN_MACS // (k * n)
+    x = RNG.standard_normal((m, k)).astype(np.float32)
+    w1, w2 = (RNG.standard_normal((n, k)) * 0.05).astype(np.float32), \
+        (RNG.standard_normal((10, n)) * 0.05).astype(np.float32)
+    b1, b2 = RNG.standard_normal(n).astype(np.float32), RNG.standard_normal(10).astype(np.float32)
+
+    def mlp(x, w1, b1, w2, b2):
+        h = ops.relu(ops.add(ops.matmul(x, ops.transpose(w1, (1, 0))), b1))
+        return ops.sum(ops.add(ops.matmul(h, ops.transpose(w2, (1, 0))), b2))
+    args = (x, w1, b1, w2, b2)
+    graph = value_and_grad_graph(make_graph(mlp, *args), argnums=(1, 2, 3, 4))
+    ctx = PassContext(backend=ONEDNN)
+    fused = fuse_epilogues(fuse_elementwise(graph, ctx), ctx)
+    calls = [(eq.params["op"], eq.params["epilogue"]) for eq in fused.equations
+             if eq.prim.name == "onednn_blocked"]
+    assert calls == [("matmul", ("bias", "relu"))], calls
+    for g, want in zip(lower(fused, backend=ONEDNN)(*args), evaluate(graph, *args)):
+        close(g, want)
+
+
 def test_an_epilogue_oneDNN_refuses_is_applied_after_the_plain_kernel(monkeypatch):
     from sporeling.onednn.kernels import blocked
     x = RNG.standard_normal((2, 3, 5, 5)).astype(np.float32)

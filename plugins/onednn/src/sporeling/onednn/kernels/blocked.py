@@ -1,6 +1,7 @@
 """Kernels of the layout pass's primitives (``layouts/primitives.py``): ``onednn_reorder``
 and ``onednn_blocked`` (a convolution, batch normalisation or max pooling whose
-activations are channel-blocked arrays ``(N, C/b, H, W, b)``).
+activations are channel-blocked arrays ``(N, C/b, H, W, b)``, or a convolution or matmul
+with an epilogue: ``layouts/epilogues.py``).
 
 A call oneDNN refuses still gives NumPy's result: the blocked operands are unblocked, the
 plain kernel runs (oneDNN's or NumPy's), the results are blocked again.
@@ -13,7 +14,7 @@ from ..blocking import blocked_shape, logical_shape, numpy_reorder
 from ..lib import OneDnnError
 from ..memory import Desc
 from ..plan import cached_plan
-from . import conv, normalization, pooling
+from . import conv, matmul, normalization, pooling
 from ._serve import FLOAT32, contiguous, log, output
 
 __all__ = ["onednn_reorder", "onednn_blocked"]
@@ -49,6 +50,10 @@ def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out, epilogue, 
                                    blocks=(blocks_in[0], blocks_out[0])),)
     if op == "conv2d_weight_grad":
         return (conv.backward_weights(backend, *inputs, **params, blocks=blocks_in[:2]),)
+    if op == "matmul":  # a matmul with an epilogue (plain: nothing is blocked)
+        return (matmul.onednn_matmul(backend, inputs[0], inputs[1],
+                                     bias=inputs[2] if "bias" in epilogue else None,
+                                     post_ops=tuple(e for e in epilogue if e != "bias")),)
     if op == "max_pool2d" and blocks_in[0] == blocks_out[0] == blocks_out[1]:
         return pooling.max_forward(backend, *inputs, **params, block=blocks_in[0],
                                    argmax_bytes=argmax == "bytes")
@@ -77,8 +82,10 @@ def onednn_blocked(backend, *inputs, out=None, op, params, blocks_in, blocks_out
     results = results if isinstance(results, tuple) else (results,)
     if argmax == "bytes":
         results = (results[0], results[1].astype(np.uint8))
-    if epilogue:  # a convolution's: its bias per channel, then its activations
-        y = results[0] + inputs[-1].reshape(1, -1, 1, 1) if "bias" in epilogue else results[0]
+    if epilogue:  # a convolution's or a matmul's: its bias per channel (column), then its
+        # activations
+        bias_shape = (1, -1, 1, 1) if op == "conv2d" else (-1,)
+        y = results[0] + inputs[-1].reshape(bias_shape) if "bias" in epilogue else results[0]
         for name in epilogue:
             if name != "bias":
                 y = backend.kernel(name)(backend, y)

@@ -49,20 +49,26 @@ def _layout(x: np.ndarray, broadcast_batch: bool):
     return tuple(shape), tuple(strides)
 
 
-def _plan(a_layout, b_layout, y_shape, dtype):
+def _plan(a_layout, b_layout, y_shape, dtype, bias=False, post_ops=()):
     (a_shape, a_strides), (b_shape, b_strides) = a_layout, b_layout
 
     def build(b):
         a_desc = Desc.strided(a_shape, dtype, a_strides)
         b_desc = Desc.strided(b_shape, dtype, b_strides)
         y_desc = Desc.plain(y_shape, dtype)
-        pd = PrimitiveDesc("matmul", a_desc, b_desc, None, y_desc)
+        # a bias: one value per column, broadcast over the rows (and batch axes)
+        bias_desc = Desc.plain((1,) * (len(y_shape) - 1) + y_shape[-1:], dtype) \
+            if bias else None
+        pd = PrimitiveDesc("matmul", a_desc, b_desc, bias_desc, y_desc, post_ops=post_ops)
         if pd.impl.startswith(_SLOW):
             raise NotServed("matmul", f"only oneDNN's {pd.impl} implementation")
-        b.execute(pd, {C.DNNL_ARG_SRC: b.user(a_desc), C.DNNL_ARG_WEIGHTS: b.user(b_desc),
-                       C.DNNL_ARG_DST: b.user(y_desc)})
+        args = {C.DNNL_ARG_SRC: b.user(a_desc), C.DNNL_ARG_WEIGHTS: b.user(b_desc)}
+        if bias:
+            args[C.DNNL_ARG_BIAS] = b.user(bias_desc)
+        args[C.DNNL_ARG_DST] = b.user(y_desc)
+        b.execute(pd, args)
 
-    return cached_plan(("matmul", a_layout, b_layout, y_shape, dtype), build)
+    return cached_plan(("matmul", a_layout, b_layout, y_shape, dtype, bias, post_ops), build)
 
 
 def _matrices(a, b):
@@ -79,9 +85,10 @@ def _copies(*arrays):
     return tuple(np.ascontiguousarray(x) for x in arrays)
 
 
-def _prepare(a, b):
-    """``(result shape, plan, copy)`` for operands shaped and strided as ``a`` and ``b``;
-    ``copy``: the plan reads contiguous copies of ``_matrices(a, b)``."""
+def _prepare(a, b, bias=False, post_ops=()):
+    """``(result shape, plan, copy)`` for operands shaped and strided as ``a`` and ``b``
+    (and a bias, and post-ops: see :func:`onednn_matmul`); ``copy``: the plan reads
+    contiguous copies of ``_matrices(a, b)``."""
     shape = matmul_shape(a.shape, b.shape)
     if 0 in a.shape or 0 in b.shape or max(a.ndim, b.ndim, 2) > C.DNNL_MAX_NDIMS:
         raise NotServed("matmul", "an empty operand or too many axes")
@@ -91,11 +98,12 @@ def _prepare(a, b):
     la, lb = _layout(a2, True), _layout(b2, True)
     if la is not None and lb is not None:
         try:
-            return shape, _plan(la, lb, y_shape, a.dtype), False
+            return shape, _plan(la, lb, y_shape, a.dtype, bias, post_ops), False
         except OneDnnError:  # a slow or no kernel for that layout: contiguous copies
             pass
     a2, b2 = _copies(a2, b2)
-    return shape, _plan(_layout(a2, False), _layout(b2, False), y_shape, a.dtype), True
+    return shape, _plan(_layout(a2, False), _layout(b2, False), y_shape, a.dtype, bias,
+                        post_ops), True
 
 
 _LOCAL = threading.local()  # per thread, as the plans: (shapes, strides) -> _prepare's
@@ -126,25 +134,30 @@ def matmul(backend, a, b, out=None):
     return onednn_matmul(backend, a, b, out)
 
 
-def onednn_matmul(backend, a, b, out=None):
+def onednn_matmul(backend, a, b, out=None, bias=None, post_ops=()):
     """``a @ b`` by oneDNN, into ``out`` or a fresh (contiguous) buffer: ``OneDnnError``
-    where it is not served (operands of two types, empty ones)."""
+    where it is not served (operands of two types, empty ones). With ``bias`` (one value
+    per column) added and ``post_ops`` (activations, see ``plan.POST_OPS``) applied by
+    oneDNN's kernel as it writes the result (Graph mode's epilogues)."""
     if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or \
             a.dtype != b.dtype:  # float32 with an integer operand: NumPy's promotion
         raise NotServed("matmul", "operands of two types")
     known = getattr(_LOCAL, "known", None)
     if known is None or len(known) > CACHE_SIZE:
         known = _LOCAL.known = {}
-    key = (a.shape, a.strides, b.shape, b.strides, a.dtype)
+    key = (a.shape, a.strides, b.shape, b.strides, a.dtype, bias is None, post_ops)
     entry = known.get(key)
     if entry is None:
-        entry = known[key] = _prepare(a, b)
+        entry = known[key] = _prepare(a, b, bias is not None, post_ops)
     shape, plan, copy = entry
     if copy:
         a, b = _copies(*_matrices(a, b))
     y = output(backend, out, shape, a.dtype)
     target = y if y.flags.c_contiguous else np.empty(shape, y.dtype)
-    plan.run(a, b, target)  # a, b: the same first element as the plan's 2-D+ views
+    if bias is None:  # a, b: the same first element as the plan's 2-D+ views
+        plan.run(a, b, target)
+    else:
+        plan.run(a, b, np.ascontiguousarray(bias, a.dtype), target)
     if target is not y:
         np.copyto(y, target)
     return y

@@ -22,6 +22,7 @@ of an uninterrupted run, bit for bit.
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import sys
 import time
@@ -98,8 +99,9 @@ def _tracker(sx, where: _Where, ctrl_c: _CtrlC):
             cb = run_context.original_args()
             where.step = cb.cur_step_in_epoch
             outputs = cb.net_outputs[0] if isinstance(cb.net_outputs, tuple) else cb.net_outputs
-            loss = float(np.mean(outputs.asnumpy()))
-            if not np.isfinite(loss):
+            value = outputs.asnumpy()  # one float: np.mean's machinery costs microseconds
+            loss = float(value.item() if value.size == 1 else np.mean(value))
+            if not math.isfinite(loss):
                 self.diverged_at = (f"the loss became non-finite ({loss}) in epoch "
                                     f"{where.epoch}, step {where.step}")
                 run_context.request_stop()  # every later step would be wasted

@@ -41,19 +41,20 @@ def onednn_reorder(backend, x, out=None, *, block, to):
 
 
 def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out, epilogue, argmax):
+    # an epilogue (a convolution's, a matmul's): the bias (the last input), the post-ops
+    bias = inputs[2] if "bias" in epilogue else None
+    post_ops = tuple(e for e in epilogue if e != "bias")
     if op == "conv2d":
-        bias = inputs[2] if "bias" in epilogue else None
         return (conv.forward(backend, *inputs[:2], **params, blocks=(blocks_in[0], blocks_out[0]),
-                             bias=bias, post_ops=tuple(e for e in epilogue if e != "bias")),)
+                             bias=bias, post_ops=post_ops),)
     if op == "conv_transpose2d":
         return (conv.backward_data(backend, *inputs, **params,
                                    blocks=(blocks_in[0], blocks_out[0])),)
     if op == "conv2d_weight_grad":
         return (conv.backward_weights(backend, *inputs, **params, blocks=blocks_in[:2]),)
     if op == "matmul":  # a matmul with an epilogue (plain: nothing is blocked)
-        return (matmul.onednn_matmul(backend, inputs[0], inputs[1],
-                                     bias=inputs[2] if "bias" in epilogue else None,
-                                     post_ops=tuple(e for e in epilogue if e != "bias")),)
+        return (matmul.onednn_matmul(backend, inputs[0], inputs[1], bias=bias,
+                                     post_ops=post_ops),)
     if op == "max_pool2d" and blocks_in[0] == blocks_out[0] == blocks_out[1]:
         return pooling.max_forward(backend, *inputs, **params, block=blocks_in[0],
                                    argmax_bytes=argmax == "bytes")

@@ -106,8 +106,8 @@ def _epilogue(eq: Equation, producer: dict, uses: dict):
 
 
 def fuse_epilogues(graph: Graph, ctx: PassContext) -> Graph:
-    """``graph`` with each convolution's bias and activations folded into it (a chain of
-    them, or the ops one by one where no chain was fused)."""
+    """``graph`` with each convolution's and oneDNN-sized matmul's bias and activations
+    folded into it (a chain of them, or the ops one by one where no chain was fused)."""
     uses = graph.use_counts()
     rw = Rewriter(graph, ctx)
     for eq in graph.equations:
@@ -137,5 +137,5 @@ def fuse_epilogues(graph: Graph, ctx: PassContext) -> Graph:
 
 EPILOGUES = Pass("onednn_epilogues", fuse_epilogues, stage="fusion", order=55,
                  enabled=_enabled,
-                 doc="a convolution's bias and ReLU applied by oneDNN's kernel as it writes "
-                     "the result (post-ops)")
+                 doc="a convolution's or matmul's bias and ReLU applied by oneDNN's kernel "
+                     "as it writes the result (post-ops)")

@@ -47,7 +47,7 @@ def cell_signature(cell) -> tuple:
 
 class _Entry:
     __slots__ = ("executable", "traced", "param_avals", "cells", "compile_seconds",
-                 "copied", "checked_at", "plain", "values", "flat_tuple")
+                 "copied", "checked_at", "plain", "values", "flat_tuple", "bare")
 
     def __init__(self, executable, traced, cells, seconds, arrays=()):
         self.executable, self.traced, self.compile_seconds = executable, traced, seconds
@@ -75,6 +75,9 @@ class _Entry:
         self.flat_tuple = (tree is not None and tree[0] is tuple and
                            all(child is None for child in tree[1]) and
                            all(s is ARRAY_LEAF for s in traced.out_static))
+        # ... with nothing else to feed or store (a jit'd grad of a pure function)
+        self.bare = (self.flat_tuple and not params and not self.copied and
+                     not traced.captured and not traced.effect_params and not traced.n_tokens)
 
     def matches(self, arrays: list) -> bool:
         """Whether the arguments hold the values this graph was specialised on (its value
@@ -107,6 +110,8 @@ class _Entry:
     def run(self, arrays: list):
         if self.plain:
             return wrap(self.executable(*arrays)[0])
+        if self.bare:
+            return tuple(map(wrap, self.executable(*arrays)))
         traced = self.traced
         inputs = arrays + [p._data for p in traced.params]
         copies = []

@@ -3,6 +3,7 @@ convolutions, batch norms, elementwise ops and channel reductions, and the resul
 the plain graph's to float32 rounding."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from sporeling.compiler import ops
 from sporeling.compiler.ir import evaluate, make_graph
@@ -92,6 +93,30 @@ def test_max_pooling_and_its_gradient_run_on_the_blocked_arrays():
     got = lower(blocked, backend=ONEDNN)(x, w1, w2)
     for g, w in zip(got, want):
         close(g, w)
+
+
+@settings(max_examples=25, deadline=None)
+@given(kernel=st.integers(1, 3), stride=st.integers(1, 3), dilation=st.integers(1, 2),
+       pad=st.booleans(), size=st.integers(5, 9), ties=st.booleans())
+def test_blocked_max_pooling_equals_the_plain_graph_for_any_window(kernel, stride, dilation,
+                                                                   pad, size, ties):
+    """Forward and gradient, the argmax as oneDNN's bytes, for windows with padding,
+    dilation and (rounded inputs) ties: the first maximum of each window wins in both."""
+    x = RNG.standard_normal((2, 1, size, size)).astype(np.float32)
+    w = (RNG.standard_normal((B, 1, 3, 3)) * 0.5).astype(np.float32)
+    if ties:
+        w = np.ones_like(w)  # every output pixel one value per image: windows all ties
+    padding = kernel // 2 if pad else 0
+
+    def fn(x, w):
+        y = ops.nn.max_pool2d(ops.nn.conv2d(x, w, padding=1), kernel, stride, padding, dilation)
+        return ops.sum(ops.mul(y, y))
+    graph = value_and_grad_graph(make_graph(fn, x, w), argnums=(0, 1))
+    blocked = assign_layouts(graph, PassContext())
+    assert any(eq.params.get("argmax") == "bytes" for eq in blocked.equations
+               if eq.prim.name == "onednn_blocked")
+    for g, want in zip(lower(blocked, backend=ONEDNN)(x, w), evaluate(graph, x, w)):
+        close(g, want)
 
 
 def test_an_argmax_read_elsewhere_stays_int64_and_a_refused_call_gives_bytes(monkeypatch):

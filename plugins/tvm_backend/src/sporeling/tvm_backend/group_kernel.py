@@ -17,8 +17,7 @@ _GROUP_CALLS: dict = {}  # id(members) -> (members, {input specs: call})
 def fused_group(backend, *inputs, out=None, members):
     """The members' results; ``out``: a buffer (or None) per result, for the results that
     are Parameters' new values (see :func:`in_place`)."""
-    call, inputs = _lookup(_GROUP_CALLS, id(members), members, inputs,
-                           lambda ins: _group_call(members, ins))
+    call, inputs = _lookup(_GROUP_CALLS, id(members), members, inputs, _group_call)
     return call(backend, inputs, out)
 
 

@@ -330,8 +330,8 @@ _CALLS: dict = {}  # id(expr) -> (expr, {input (shape, dtype)s: call}); expr kep
 
 
 def _lookup(table: dict, key, expr, inputs, make):
-    """``(call, inputs)``: the call ``make(inputs)`` made for ``expr`` on inputs of these
-    shapes and dtypes, found without hashing the chain (a tuple's hash is not cached:
+    """``(call, inputs)``: the call ``make(expr, inputs)`` made for ``expr`` on inputs of
+    these shapes and dtypes, found without hashing the chain (a tuple's hash is not cached:
     hashing a 20-node chain on every call cost microseconds); ``table[key]`` keeps ``expr``
     alive, so its id is not reused while it is there."""
     entry = table.get(key)
@@ -341,12 +341,12 @@ def _lookup(table: dict, key, expr, inputs, make):
         return entry[1][tuple([(x.shape, x.dtype) for x in inputs])], inputs
     except (KeyError, AttributeError):
         inputs = tuple(np.asarray(x) for x in inputs)
-        call = entry[1][tuple((x.shape, x.dtype) for x in inputs)] = make(inputs)
+        call = entry[1][tuple((x.shape, x.dtype) for x in inputs)] = make(expr, inputs)
         return call, inputs
 
 
 def fused_elementwise(backend, *inputs, out=None, expr):
-    call, inputs = _lookup(_CALLS, id(expr), expr, inputs, lambda ins: _call(expr, ins))
+    call, inputs = _lookup(_CALLS, id(expr), expr, inputs, _call)
     return call(backend, inputs, out)
 
 
@@ -395,7 +395,7 @@ _REDUCE_CALLS: dict = {}  # (id(expr), reduce, axis, keepdims) -> (expr, {specs:
 
 def fused_reduce(backend, *inputs, out=None, expr, reduce, axis, keepdims):
     call, inputs = _lookup(_REDUCE_CALLS, (id(expr), reduce, axis, keepdims), expr, inputs,
-                           lambda ins: _reduce_call(expr, ins, reduce, axis, keepdims))
+                           lambda e, ins: _reduce_call(e, ins, reduce, axis, keepdims))
     return call(backend, inputs, out)
 
 

@@ -144,6 +144,8 @@ def test_an_argmax_read_elsewhere_stays_int64_and_a_refused_call_gives_bytes(mon
     call = lambda: onednn_blocked(ONEDNN, xb, op="max_pool2d", params=params,  # noqa: E731
                                   blocks_in=(B,), blocks_out=(B, B), argmax="bytes")
     y, index = call()
+    monkeypatch.setattr(kernels, "_PREPARED", {})
+    monkeypatch.setattr(kernels, "_prepared", lambda *a: None)  # the general path
     monkeypatch.setattr(kernels, "_blocked_call", lambda *a: (_ for _ in ()).throw(
         kernels.OneDnnError("max_pool2d", "refused")))
     y2, index2 = call()  # the plain kernel's int64 argmax, as bytes
@@ -228,6 +230,8 @@ def test_an_epilogue_oneDNN_refuses_is_applied_after_the_plain_kernel(monkeypatc
 
     def refuse(*args, **kwargs):
         raise blocked.OneDnnError("conv2d", "refused")
+    monkeypatch.setattr(blocked, "_PREPARED", {})
+    monkeypatch.setattr(blocked, "_prepared", lambda *a: None)  # the general path
     monkeypatch.setattr(blocked, "_blocked_call", refuse)
     (fallback,) = call()
     close(onednn_reorder(ONEDNN, fallback, block=B, to="plain"), want)
@@ -257,6 +261,47 @@ def test_reorders_there_and_back(dtype):
     want = x.reshape(2, 2, B, 3, 5).transpose(0, 1, 3, 4, 2)
     np.testing.assert_array_equal(blocked, want)
     np.testing.assert_array_equal(onednn_reorder(ONEDNN, blocked, block=B, to="plain"), x)
+
+
+def test_a_blocked_call_is_prepared_once_and_equals_the_general_path(monkeypatch):
+    """A program's instruction passes the same static arguments every call: the second
+    call of a convolution (with an epilogue), its gradients and a pooling runs the call
+    prepared for them, which gives what the general path gives."""
+    from sporeling.onednn.kernels import blocked
+    monkeypatch.setattr(blocked, "_PREPARED", {})
+    x = onednn_reorder(ONEDNN, RNG.standard_normal((2, B, 6, 6)).astype(np.float32),
+                       block=B, to="blocked")
+    w = RNG.standard_normal((B, B, 3, 3)).astype(np.float32)
+    b = RNG.standard_normal(B).astype(np.float32)
+    conv = (("dilation", (1, 1)), ("groups", 1), ("padding", ((1, 1), (1, 1))),
+            ("stride", (1, 1)))
+    pool = (("dilation", (1, 1)), ("kernel_size", (2, 2)), ("padding", ((0, 0), (0, 0))),
+            ("stride", (2, 2)))
+    calls = [((x, w, b), dict(op="conv2d", params=conv, blocks_in=(B, None, None),
+                              blocks_out=(B,), epilogue=("bias", "relu"))),
+             ((x, w), dict(op="conv_transpose2d", params=conv + (("output_padding", (0, 0)),),
+                           blocks_in=(B, None), blocks_out=(B,))),
+             ((x, x), dict(op="conv2d_weight_grad", params=conv + (("kernel_size", (3, 3)),),
+                           blocks_in=(B, B), blocks_out=(None,))),
+             ((x,), dict(op="max_pool2d", params=pool, blocks_in=(B,), blocks_out=(B, B),
+                         argmax="bytes"))]
+    for inputs, kw in calls:
+        first = onednn_blocked(ONEDNN, *inputs, **kw)
+        second = onednn_blocked(ONEDNN, *inputs, **kw)
+        general = blocked._general(ONEDNN, inputs, kw["op"], dict(kw["params"]),
+                                   kw["blocks_in"], kw["blocks_out"], kw.get("epilogue", ()),
+                                   kw.get("argmax"))
+        for f, s, g in zip(first, second, general):
+            assert f.dtype == s.dtype == g.dtype and f.shape == g.shape
+            close(s, g)
+    y, index = onednn_blocked(ONEDNN, x, **calls[-1][1])
+    scatter = dict(op="max_pool2d_scatter", blocks_in=(B, B), blocks_out=(B,),
+                   params=pool + (("input_size", (6, 6)),))
+    dx = onednn_blocked(ONEDNN, y, index, **scatter)[0]
+    close(dx, blocked._general(ONEDNN, (y, index), "max_pool2d_scatter",
+                               dict(scatter["params"]), (B, B), (B,), (), None)[0])
+    prepared = [call for _, table in blocked._PREPARED.values() for call in table.values()]
+    assert len(prepared) == 5 and None not in prepared
 
 
 def test_a_blocked_call_onednn_cannot_serve_gives_the_plain_kernels_result():

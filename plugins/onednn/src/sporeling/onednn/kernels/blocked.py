@@ -66,9 +66,71 @@ def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out, epilogue, 
     raise OneDnnError(op, "no channel-blocked kernel")
 
 
+_PREPARED: dict = {}  # id(params) -> (the static arguments, {input specs: call or None})
+_MAX_PREPARED = 4096
+
+
 def onednn_blocked(backend, *inputs, out=None, op, params, blocks_in, blocks_out,
                    epilogue=(), argmax=None):
-    params = dict(params)
+    # a compiled program passes the same static arguments (the same objects) at every
+    # call of one instruction: found by identity, its call prepared once per input specs
+    statics = (op, params, blocks_in, blocks_out, epilogue, argmax)
+    entry = _PREPARED.get(id(params))
+    if entry is None or entry[0] != statics:
+        if len(_PREPARED) >= _MAX_PREPARED:
+            _PREPARED.clear()
+        entry = _PREPARED[id(params)] = (statics, {})
+    specs = tuple([(x.shape, x.dtype) for x in inputs])
+    call = entry[1].get(specs, False)
+    if call is False:
+        call = entry[1][specs] = _prepared(inputs, *statics)
+    if call is not None:
+        return call(backend, inputs)
+    return _general(backend, inputs, op, dict(params), blocks_in, blocks_out, epilogue, argmax)
+
+
+def _prepared(inputs, op, params, blocks_in, blocks_out, epilogue, argmax):
+    """``call(backend, inputs) -> results`` doing only what changes from call to call --
+    the results' buffers, the plan's run -- for a call of these specs; None where the
+    general path serves it (another op or dtype, a refused call, an int64 argmax)."""
+    if not all(x.dtype in FLOAT32 for x in inputs if x.dtype.kind not in "iu"):
+        return None
+    kw, dtype, shapes = dict(params), inputs[0].dtype, [x.shape for x in inputs]
+    if op == "conv2d":
+        post_ops = tuple(e for e in epilogue if e != "bias")
+        plan = conv.forward_plan(shapes[0], shapes[1], dtype, **kw,
+                                 blocks=(blocks_in[0], blocks_out[0]),
+                                 bias="bias" in epilogue, post_ops=post_ops)
+    elif op == "conv_transpose2d":
+        plan = conv.backward_data_plan(shapes[0], shapes[1], dtype, **kw,
+                                       blocks=(blocks_in[0], blocks_out[0]))
+    elif op == "conv2d_weight_grad":
+        plan = conv.backward_weights_plan(shapes[0], shapes[1], dtype, **kw,
+                                          blocks=blocks_in[:2])
+    elif op == "max_pool2d" and argmax == "bytes" and blocks_in[0] == blocks_out[0]:
+        plan = pooling.max_forward_plan(shapes[0], dtype, **kw, block=blocks_in[0],
+                                        argmax_bytes=True)
+    elif op == "max_pool2d_scatter" and inputs[1].dtype == np.uint8 and \
+            blocks_in[0] == blocks_out[0]:
+        plan = pooling.max_backward_plan(shapes[0], dtype, **kw, block=blocks_in[0],
+                                         argmax_bytes=True)
+    else:
+        return None
+    key, build, held = plan
+    results = [(held, dtype)] + ([(held, np.dtype(np.uint8))] if op == "max_pool2d" else [])
+    try:
+        cached_plan(key, build)  # built here: a call oneDNN refuses takes the general path
+    except OneDnnError:
+        return None
+
+    def call(backend, inputs):  # the plan's buffers: the inputs, then the results
+        outs = [backend.allocate(shape, dt) for shape, dt in results]
+        cached_plan(key, build).run(*[contiguous(x) for x in inputs], *outs)
+        return tuple(outs)
+    return call
+
+
+def _general(backend, inputs, op, params, blocks_in, blocks_out, epilogue, argmax):
     if all(x.dtype in FLOAT32 for x in inputs if x.dtype.kind not in "iu"):  # but argmaxes
         try:
             return _blocked_call(backend, op, inputs, params, blocks_in, blocks_out,

@@ -69,29 +69,24 @@ def _argmax_bytes(b, workspace: Desc, y_shape, block, inner, user: bool):
     return b.user(wanted) if user else b.internal(wanted)
 
 
-def max_forward(backend, x, out=None, *, kernel_size, stride, padding, dilation, block=None,
-                argmax_bytes: bool = False):
-    """``max_pool2d`` -> ``(y, index)``, all three plain or, with ``block``, channel-blocked
-    arrays (Graph mode's layout pass: an array after a convolution pools as it is). With
-    ``argmax_bytes`` the index is oneDNN's workspace itself, one uint8 window offset per
-    output (what only the blocked gradient reads), instead of our int64 copy of it."""
-    x = contiguous(x)
-    x_shape = logical_shape(x.shape, block)
+def max_forward_plan(x_held, dtype, *, kernel_size, stride, padding, dilation, block=None,
+                     argmax_bytes=False):
+    """``(plan key, build, the results' array shape)`` of a ``max_pool2d`` (see
+    :func:`max_forward`): buffers the source, the maxima and, with ``argmax_bytes``, the
+    uint8 argmax (else the plan's ``extra`` holds the bytes our int64 argmax is made of)."""
+    x_shape = logical_shape(x_held, block)
     y_shape = _out_shape(x_shape, kernel_size, stride, padding, dilation)
-    y, index = out if out is not None else (None, None)
-    y = output(backend, y, blocked_shape(y_shape, block), x.dtype)
-    index = output(backend, index, y.shape, np.uint8 if argmax_bytes else np.int64)
 
     def build(b):
         geometry = _geometry(kernel_size, stride, padding, dilation)
-        inner = block or _layout(x_shape, y_shape, x.dtype, geometry)
-        pd = _max_forward_pd(x_shape, y_shape, x.dtype, geometry, inner)
+        inner = block or _layout(x_shape, y_shape, dtype, geometry)
+        pd = _max_forward_pd(x_shape, y_shape, dtype, geometry, inner)
         if block and pd.impl.startswith(_REFERENCE):
             raise OneDnnError("max pooling", f"no blocked kernel ({pd.impl})")
-        src = b.into(b.user(Desc.activation(x_shape, x.dtype, block)),
+        src = b.into(b.user(Desc.activation(x_shape, dtype, block)),
                      pd.md(C.dnnl_query_src_md))
         dst, back = b.out_of(pd.md(C.dnnl_query_dst_md),
-                             b.user(Desc.activation(y_shape, x.dtype, block)))
+                             b.user(Desc.activation(y_shape, dtype, block)))
         workspace = pd.md(C.dnnl_query_workspace_md)
         argmax = _argmax_bytes(b, workspace, y_shape, block, inner, argmax_bytes)
         ws = argmax if argmax.desc == workspace else b.internal(workspace)
@@ -99,10 +94,27 @@ def max_forward(backend, x, out=None, *, kernel_size, stride, padding, dilation,
         back()
         if ws is not argmax:
             b.reorder(ws, argmax)
-        b.extra = None if argmax_bytes else argmax.buffer.reshape(y.shape)
+        b.extra = None if argmax_bytes else argmax.buffer.reshape(blocked_shape(y_shape, block))
 
-    plan = cached_plan(("max_pool2d", x.shape, x.dtype, kernel_size, stride, padding,
-                        dilation, block, argmax_bytes), build)
+    key = ("max_pool2d", x_held, dtype, kernel_size, stride, padding, dilation, block,
+           argmax_bytes)
+    return key, build, blocked_shape(y_shape, block)
+
+
+def max_forward(backend, x, out=None, *, kernel_size, stride, padding, dilation, block=None,
+                argmax_bytes: bool = False):
+    """``max_pool2d`` -> ``(y, index)``, all three plain or, with ``block``, channel-blocked
+    arrays (Graph mode's layout pass: an array after a convolution pools as it is). With
+    ``argmax_bytes`` the index is oneDNN's workspace itself, one uint8 window offset per
+    output (what only the blocked gradient reads), instead of our int64 copy of it."""
+    x = contiguous(x)
+    key, build, y_held = max_forward_plan(
+        x.shape, x.dtype, kernel_size=kernel_size, stride=stride, padding=padding,
+        dilation=dilation, block=block, argmax_bytes=argmax_bytes)
+    y, index = out if out is not None else (None, None)
+    y = output(backend, y, y_held, x.dtype)
+    index = output(backend, index, y_held, np.uint8 if argmax_bytes else np.int64)
+    plan = cached_plan(key, build)
     if argmax_bytes:
         plan.run(x, y, index)
     else:
@@ -111,45 +123,57 @@ def max_forward(backend, x, out=None, *, kernel_size, stride, padding, dilation,
     return y, index
 
 
+def max_backward_plan(g_held, dtype, *, input_size, kernel_size, stride, padding, dilation,
+                      block=None, argmax_bytes=False):
+    """``(plan key, build, the result's array shape)`` of a ``max_pool2d_scatter`` (see
+    :func:`max_backward`): buffers the gradient, with ``argmax_bytes`` the uint8 argmax,
+    then the result (else the plan's ``extra`` takes the argmax's bytes before a run)."""
+    g_shape = logical_shape(g_held, block)
+    x_shape = tuple(g_shape[:2]) + tuple(input_size)
+
+    def build(b):
+        geometry = _geometry(kernel_size, stride, padding, dilation)
+        inner = block or _layout(x_shape, g_shape, dtype, geometry)
+        hint = _max_forward_pd(x_shape, g_shape, dtype, geometry, inner)
+        pd = PrimitiveDesc("pooling_backward", C.dnnl_pooling_max,
+                           Desc.activation(x_shape, dtype, inner),
+                           Desc.activation(g_shape, dtype, inner), *geometry, hint)
+        if block and pd.impl.startswith(_REFERENCE):
+            raise OneDnnError("max pooling backward", f"no blocked kernel ({pd.impl})")
+        b.keep.append(hint)
+        diff_dst = b.into(b.user(Desc.activation(g_shape, dtype, block)),
+                          pd.md(C.dnnl_query_diff_dst_md))
+        workspace = hint.md(C.dnnl_query_workspace_md)
+        argmax = _argmax_bytes(b, workspace, g_shape, block, inner, argmax_bytes)
+        ws = b.into(argmax, workspace)
+        diff_src, back = b.out_of(pd.md(C.dnnl_query_diff_src_md),
+                                  b.user(Desc.activation(x_shape, dtype, block)))
+        b.execute(pd, {C.DNNL_ARG_DIFF_DST: diff_dst, C.DNNL_ARG_DIFF_SRC: diff_src,
+                       C.DNNL_ARG_WORKSPACE: ws})
+        back()
+        b.extra = None if argmax_bytes else argmax.buffer.reshape(g_held)
+
+    key = ("max_pool2d_scatter", g_held, dtype, tuple(input_size), kernel_size, stride,
+           padding, dilation, block, argmax_bytes)
+    return key, build, blocked_shape(x_shape, block)
+
+
 def max_backward(backend, g, index, out=None, *, input_size, kernel_size, stride, padding,
                  dilation, block=None):
     """``max_pool2d_scatter``: ``g`` and ``index`` plain or, with ``block``, channel-blocked,
     the result the same; a uint8 ``index`` (see :func:`max_forward`) is read as it is."""
     g = contiguous(g)
-    g_shape = logical_shape(g.shape, block)
-    x_shape = tuple(g_shape[:2]) + tuple(input_size)
-    dx = output(backend, out, blocked_shape(x_shape, block), g.dtype)
     argmax_bytes = index.dtype == np.uint8
-
-    def build(b):
-        geometry = _geometry(kernel_size, stride, padding, dilation)
-        inner = block or _layout(x_shape, g_shape, g.dtype, geometry)
-        hint = _max_forward_pd(x_shape, g_shape, g.dtype, geometry, inner)
-        pd = PrimitiveDesc("pooling_backward", C.dnnl_pooling_max,
-                           Desc.activation(x_shape, g.dtype, inner),
-                           Desc.activation(g_shape, g.dtype, inner), *geometry, hint)
-        if block and pd.impl.startswith(_REFERENCE):
-            raise OneDnnError("max pooling backward", f"no blocked kernel ({pd.impl})")
-        b.keep.append(hint)
-        diff_dst = b.into(b.user(Desc.activation(g_shape, g.dtype, block)),
-                          pd.md(C.dnnl_query_diff_dst_md))
-        diff_src, back = b.out_of(pd.md(C.dnnl_query_diff_src_md),
-                                  b.user(Desc.activation(x_shape, g.dtype, block)))
-        workspace = hint.md(C.dnnl_query_workspace_md)
-        argmax = _argmax_bytes(b, workspace, g_shape, block, inner, argmax_bytes)
-        ws = b.into(argmax, workspace)
-        b.execute(pd, {C.DNNL_ARG_DIFF_DST: diff_dst, C.DNNL_ARG_DIFF_SRC: diff_src,
-                       C.DNNL_ARG_WORKSPACE: ws})
-        back()
-        b.extra = None if argmax_bytes else argmax.buffer.reshape(g.shape)
-
-    plan = cached_plan(("max_pool2d_scatter", g.shape, g.dtype, tuple(input_size),
-                        kernel_size, stride, padding, dilation, block, argmax_bytes), build)
+    key, build, dx_held = max_backward_plan(
+        g.shape, g.dtype, input_size=input_size, kernel_size=kernel_size, stride=stride,
+        padding=padding, dilation=dilation, block=block, argmax_bytes=argmax_bytes)
+    dx = output(backend, out, dx_held, g.dtype)
+    plan = cached_plan(key, build)
     if argmax_bytes:
-        plan.run(g, dx, contiguous(index))
-        return dx
-    np.copyto(plan.extra, index, casting="unsafe")
-    plan.run(g, dx)
+        plan.run(g, contiguous(index), dx)
+    else:
+        np.copyto(plan.extra, index, casting="unsafe")
+        plan.run(g, dx)
     return dx
 
 

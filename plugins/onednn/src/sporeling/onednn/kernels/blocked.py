@@ -107,11 +107,12 @@ def _prepared(inputs, op, params, blocks_in, blocks_out, epilogue, argmax):
     elif op == "conv2d_weight_grad":
         plan = conv.backward_weights_plan(shapes[0], shapes[1], dtype, **kw,
                                           blocks=blocks_in[:2])
-    elif op == "max_pool2d" and argmax == "bytes" and blocks_in[0] == blocks_out[0]:
+    elif op == "max_pool2d" and argmax == "bytes" and \
+            blocks_in[0] == blocks_out[0] == blocks_out[1]:
         plan = pooling.max_forward_plan(shapes[0], dtype, **kw, block=blocks_in[0],
                                         argmax_bytes=True)
     elif op == "max_pool2d_scatter" and inputs[1].dtype == np.uint8 and \
-            blocks_in[0] == blocks_out[0]:
+            blocks_in[0] == blocks_in[1] == blocks_out[0]:
         plan = pooling.max_backward_plan(shapes[0], dtype, **kw, block=blocks_in[0],
                                          argmax_bytes=True)
     else:

@@ -132,7 +132,8 @@ class _Assignment:
         """A convolution, batch normalisation or max pooling on float32: ``onednn_blocked``
         with every blockable activation blocked."""
         name = eq.prim.name
-        if name not in BLOCKED_OPS or str(eq.inputs[0].aval.dtype) != "float32":
+        if name not in BLOCKED_OPS or any(str(v.aval.dtype) != "float32" for v in eq.inputs
+                                          if v.aval.dtype.kind not in "iu"):  # but argmaxes
             return False
         b, extra = self.block, {}
         ok = self.blockable

@@ -85,8 +85,8 @@ def result_spec(kind: str, params: dict, specs) -> tuple:
 class Layout:
     """How a group's function takes its arrays and what it computes.
 
-    ``args``: ``(shape, dtype str)`` of each argument, an array's own shape (a 0-d one as
-    ``(1,)``): the kernel passes its arrays as they are; ``sources``: where the kernel
+    ``args``: ``(shape, dtype str)`` of each argument, an array's own shape (0-d ones
+    too): the kernel passes its arrays as they are; ``sources``: where the kernel
     gets each -- ``("in", k)`` the group's input ``k``, ``("out", m)`` member ``m``'s
     result, ``("scratch", m, j)`` reduction ``m``'s accumulator ``j``; ``nests``: what to
     emit, in order -- ``("chains", shape, dtype, [(m, expr, specs, operands, out)])`` or

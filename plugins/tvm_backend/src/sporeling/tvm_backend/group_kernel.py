@@ -45,7 +45,7 @@ def _group_call(members, inputs):
         return _one_by_one(members)
     results = [(shape, np.dtype(dtype)) for shape, dtype in plan.results]
     # each argument as the function declares it: ("in", input, shape), ("out", result,
-    # shape) -- the array itself (shape None) but for a 0-d one, declared (1,) -- or
+    # shape) -- shape None: the array as it is, the function declares its own shape -- or
     # ("scratch", shape, dtype), an accumulator
     feeds = []
     for source, (shape, dtype) in zip(plan.sources, plan.args):

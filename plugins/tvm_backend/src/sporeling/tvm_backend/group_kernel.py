@@ -44,17 +44,12 @@ def _group_call(members, inputs):
     if fn is None:
         return _one_by_one(members)
     results = [(shape, np.dtype(dtype)) for shape, dtype in plan.results]
-    # each argument as the function declares it: ("in", input, shape), ("out", result,
-    # shape) -- shape None: the array as it is, the function declares its own shape -- or
-    # ("scratch", shape, dtype), an accumulator
-    feeds = []
-    for source, (shape, dtype) in zip(plan.sources, plan.args):
-        kind, shape = source[0], tuple(shape)
-        if kind == "scratch":
-            feeds.append((kind, shape, np.dtype(dtype)))
-        else:
-            own = inputs[source[1]].shape if kind == "in" else results[source[1]][0]
-            feeds.append((kind, source[1], None if tuple(own) == shape else shape))
+    # each argument in order: ("in", input) or ("out", result) -- the array as it is: the
+    # function declares every array in its own shape -- or ("scratch", shape, dtype), an
+    # accumulator
+    feeds = [("scratch", tuple(shape), np.dtype(dtype)) if source[0] == "scratch" else
+             (source[0], source[1], None)
+             for source, (shape, dtype) in zip(plan.sources, plan.args)]
 
     blocks: dict = {}  # which results the call allocates -> where they lie in one block
     everything = (True,) * len(results)
@@ -71,12 +66,9 @@ def _group_call(members, inputs):
         allocated = iter(views(backend.allocate((size,), np.uint8), at))
         outs = [next(allocated) if f else o for f, o in zip(fresh, out or everything)]
         args = []
-        for kind, what, how in feeds:
-            if kind == "scratch":
-                args.append(np.empty(what, how))
-            else:
-                a = inputs[what] if kind == "in" else outs[what]
-                args.append(a if how is None else a.reshape(how))
+        for kind, what, dtype in feeds:
+            args.append(inputs[what] if kind == "in" else outs[what] if kind == "out" else
+                        np.empty(what, dtype))
         try:
             fn(*args)
         except (ValueError, BufferError):  # TVM reads compact, writeable arrays only:

@@ -35,3 +35,13 @@ def test_nothing_fused_at_o0_and_the_backend_says_who_runs_a_call():
     assert "fused: nothing" in explain(exe, level="O0")
     report = get_backend("numpy").explain_call("add", {}, [((3,), np.float32)] * 2)
     assert report.provider == "numpy" and not report.generated and str(report) == "numpy"
+
+
+def test_a_primitives_describe_rule_details_its_calls(monkeypatch):
+    """A wrapper primitive says what it wraps (``def_describe``); the report shows it."""
+    from sporeling.compiler import primitives
+    x = np.ones((4, 3), np.float32)
+    exe = compile_graph(make_graph(_program, x), level="O0", backend=get_backend("numpy"))
+    monkeypatch.setattr(primitives()["sum"], "describe", lambda **params: f"axis {params['axis']}")
+    row = [r for r in explain(exe, level="O0").splitlines() if " sum " in r][0]
+    assert "f32[4,3] -> f32[4]  (axis (1,))" in row

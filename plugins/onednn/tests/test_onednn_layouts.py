@@ -180,6 +180,9 @@ def test_a_convolutions_bias_and_relu_become_its_epilogue():
                        if eq.prim.name == "onednn_blocked" and eq.params["op"] == "conv2d")
     assert epilogues == [("bias",), ("bias", "relu"), ("relu",)], epilogues
     assert ctx.stats["onednn_epilogues.fused"] == 3
+    conv = [eq for eq in fused.equations if eq.prim.name == "onednn_blocked" and
+            eq.params.get("epilogue") == ("bias", "relu")][0]
+    assert conv.prim.describe(**conv.params) == f"conv2d, blocked {B} + bias, relu"
     want = evaluate(graph, *args)
     got = lower(fused, backend=ONEDNN)(*args)
     for g, w in zip(got, want):

@@ -27,6 +27,7 @@ import numpy as np
 
 from sporeling.runtime import CallReport
 
+from .core.primitive import primitives
 from .ir import Var
 
 __all__ = ["explain"]
@@ -43,6 +44,7 @@ def explain(executable, level: str | None = None) -> str:
     program = lowered.program
     backend = program.backend
     specs = _slot_specs(lowered)
+    registered = primitives()
     rows, by_runner, not_generated = [], {}, []
     for k, ins in enumerate(program.instructions):
         operands = [specs.get(s) for s in ins.inputs]
@@ -73,6 +75,9 @@ def explain(executable, level: str | None = None) -> str:
             text += "  (" + ", ".join(node[0] for node in ins.params["expr"]) + ")"
         if ins.params.get("members"):
             text += f"  ({len(ins.params['members'])} members)"
+        describe = getattr(registered.get(ins.name), "describe", None)
+        if describe is not None:
+            text += f"  ({describe(**ins.params)})"
         if ins.where:
             text += f"  at {ins.where}"
         lines.append(text)

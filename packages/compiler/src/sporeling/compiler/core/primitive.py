@@ -80,7 +80,7 @@ class Primitive:
     __slots__ = ("name", "multiple_results", "differentiable", "abstract_eval", "doc", "impl",
                  "module", "elementwise", "fusible", "amp", "nondeterministic", "batching",
                  "sharding", "backward", "fresh_per_run", "lowering", "decomposition",
-                 "core")
+                 "core", "describe")
 
     def __init__(self, name: str, *, multiple_results: bool = False,
                  differentiable: bool = True, doc: str = "", elementwise: bool = False,
@@ -117,6 +117,9 @@ class Primitive:
         self.lowering: Callable | None = None
         # fn(*inputs, **params) written with ops: this primitive in terms of others
         self.decomposition: Callable | None = None
+        # fn(**params) -> str: what a compiled program's report says of a call beside the
+        # primitive's name (a wrapper primitive: what it wraps)
+        self.describe: Callable[..., str] | None = None
         # the defining module: each package grad-checks its own primitives
         self.module: str = sys._getframe(1).f_globals.get("__name__", "?")
         if name in _DEFINED:
@@ -127,6 +130,12 @@ class Primitive:
     def def_abstract_eval(self, rule: Callable[..., Aval | tuple[Aval, ...]]):
         """``rule(*avals, **params) -> Aval`` (or a tuple of them); usable as a decorator."""
         self.abstract_eval = rule
+        return rule
+
+    def def_describe(self, rule: Callable[..., str]):
+        """``rule(**params) -> str``: a call's detail in ``jit(f).explain()``; usable as a
+        decorator."""
+        self.describe = rule
         return rule
 
     def def_impl(self, impl: Callable):

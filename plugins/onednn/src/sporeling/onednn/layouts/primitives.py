@@ -59,3 +59,13 @@ def _blocked_aval(*avals, op, params, blocks_in, blocks_out, epilogue=(), argmax
     if argmax == "bytes":  # a max pooling's argmax: oneDNN's one-byte workspace itself
         outs[1] = Aval(outs[1].shape, np.dtype(np.uint8))
     return tuple(Aval(blocked_shape(a.shape, b), a.dtype) for a, b in zip(outs, blocks_out))
+
+
+@onednn_blocked_p.def_describe
+def _describe(*, op, params, blocks_in, blocks_out, epilogue=(), argmax=None):
+    """``conv2d, blocked 16 + bias, relu``: the op, its channel block, what it adds."""
+    block = next((b for b in blocks_in + blocks_out if b), None)
+    text = op + (f", blocked {block}" if block else "")
+    if epilogue:
+        text += " + " + ", ".join(epilogue)
+    return text + (", argmax bytes" if argmax == "bytes" else "")

@@ -41,24 +41,18 @@ def onednn_reorder(backend, x, out=None, *, block, to):
 
 
 def _blocked_call(backend, op, inputs, params, blocks_in, blocks_out, epilogue, argmax):
-    # an epilogue (a convolution's, a matmul's): the bias (the last input), the post-ops
-    bias = inputs[2] if "bias" in epilogue else None
-    post_ops = tuple(e for e in epilogue if e != "bias")
-    if op == "conv2d":
-        return (conv.forward(backend, *inputs[:2], **params, blocks=(blocks_in[0], blocks_out[0]),
-                             bias=bias, post_ops=post_ops),)
-    if op == "conv_transpose2d":
-        return (conv.backward_data(backend, *inputs, **params,
-                                   blocks=(blocks_in[0], blocks_out[0])),)
-    if op == "conv2d_weight_grad":
-        return (conv.backward_weights(backend, *inputs, **params, blocks=blocks_in[:2]),)
+    """The blocked calls :func:`_prepared` does not prepare: a matmul's epilogue, a pooling
+    whose argmax is int64, batch normalisation. (A convolution or byte-argmax pooling it
+    did not prepare is one oneDNN refused: the plain kernels serve it.)"""
     if op == "matmul":  # a matmul with an epilogue (plain: nothing is blocked)
-        return (matmul.onednn_matmul(backend, inputs[0], inputs[1], bias=bias,
-                                     post_ops=post_ops),)
-    if op == "max_pool2d" and blocks_in[0] == blocks_out[0] == blocks_out[1]:
-        return pooling.max_forward(backend, *inputs, **params, block=blocks_in[0],
-                                   argmax_bytes=argmax == "bytes")
-    if op == "max_pool2d_scatter" and blocks_in[0] == blocks_in[1] == blocks_out[0]:
+        return (matmul.onednn_matmul(backend, inputs[0], inputs[1],
+                                     bias=inputs[2] if "bias" in epilogue else None,
+                                     post_ops=tuple(e for e in epilogue if e != "bias")),)
+    if op == "max_pool2d" and argmax != "bytes" and \
+            blocks_in[0] == blocks_out[0] == blocks_out[1]:
+        return pooling.max_forward(backend, *inputs, **params, block=blocks_in[0])
+    if op == "max_pool2d_scatter" and inputs[1].dtype != np.uint8 and \
+            blocks_in[0] == blocks_in[1] == blocks_out[0]:
         return (pooling.max_backward(backend, *inputs, **params, block=blocks_in[0]),)
     if op == "normalize" and blocks_in[0] == blocks_out[0]:
         return normalization.batch_norm_blocked(backend, inputs[0], eps=params["eps"],

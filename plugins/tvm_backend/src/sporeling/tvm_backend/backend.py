@@ -32,15 +32,20 @@ class TvmBackend(StackedBackend):
         from .elementwise import EXPRESSIONS
         return primitive in EXPRESSIONS
 
-    def prepare_kernels(self, calls) -> None:
+    def prepare_kernels(self, calls) -> list:
         """Compile, in one module, the generated functions of a program about to run (its
         fused chains, reductions, RNNs, poolings, cross entropies, normalisations): ``calls`` are
-        ``(primitive, params, input (shape, dtype) pairs)``, one per instruction."""
+        ``(primitive, params, input (shape, dtype) pairs)``, one per instruction. Returns
+        each group's kernel prepared for its call (no lookup by shapes on every call: most
+        of a small step's time), None for the other calls."""
+        from .group_kernel import prepared_group
         from .kernels import call_chain, compile_chains
         chains = [chain for chain, _ in (call_chain(*call) for call in calls)
                   if chain is not None]
         if chains:
             compile_chains(chains)
+        return [prepared_group(params, specs) if primitive == "fused_group" else None
+                for primitive, params, specs in calls]
 
     def explain_call(self, primitive: str, params: dict, specs) -> CallReport:
         """Generated, for what runs as a generated function; else who runs it (and why

@@ -27,11 +27,13 @@ def group_prim_func(plan: Layout):
             # loop reads, each element read before it is written (a Parameter's update,
             # as a lone chain's out= may be its operand's buffer)
             T.func_attr({"tirx.noalias": True})
-            handles = [T.arg(f"a{i}", T.handle()) for i in range(len(plan.args))]
-            # align=4: NumPy's arrays are not 64-byte aligned (see elementwise.arguments)
-            buffers = [T.match_buffer(h, shape, str(np.dtype(dtype)), align=4,
-                                      offset_factor=1)
-                       for h, (shape, dtype) in zip(handles, plan.args)]
+            # align=4: NumPy's arrays are not 64-byte aligned (see elementwise.arguments);
+            # a reduction's accumulators are the function's own (on its stack when small)
+            buffers = [T.alloc_buffer(shape, str(np.dtype(dtype))) if source[0] == "scratch"
+                       else T.match_buffer(T.arg(f"a{i}", T.handle()), shape,
+                                           str(np.dtype(dtype)), align=4, offset_factor=1)
+                       for i, (source, (shape, dtype)) in enumerate(zip(plan.sources,
+                                                                         plan.args))]
             views: dict = {}
 
             def operand(a, members=()):

@@ -3,13 +3,15 @@
 does not generate it, its members run one by one on this backend's kernels."""
 from __future__ import annotations
 
+from operator import itemgetter
+
 import numpy as np
 
 from .group import Group, layout
 from .kernels import (_lookup, _spec, compact, function, fused_elementwise, fused_reduce,
                       packed, views)
 
-__all__ = ["fused_group", "in_place"]
+__all__ = ["fused_group", "prepared_group", "in_place"]
 
 _GROUP_CALLS: dict = {}  # id(members) -> (members, {input specs: call})
 
@@ -18,7 +20,13 @@ def fused_group(backend, *inputs, out=None, members):
     """The members' results; ``out``: a buffer (or None) per result, for the results that
     are Parameters' new values (see :func:`in_place`)."""
     call, inputs = _lookup(_GROUP_CALLS, id(members), members, inputs, _group_call)
-    return call(backend, inputs, out)
+    return call(backend, *inputs, out=out)
+
+
+def prepared_group(params: dict, specs) -> object:
+    """The kernel of one call site of a program: its ``members`` bound, on inputs of these
+    ``(shape, dtype)`` (a program's do not change), called without a lookup."""
+    return _group_call(params["members"], None, tuple(_spec(*s) for s in specs))
 
 
 def in_place(params: dict, n_inputs: int) -> tuple:
@@ -35,52 +43,58 @@ def in_place(params: dict, n_inputs: int) -> tuple:
                  for m, member in enumerate(params["members"]))
 
 
-def _group_call(members, inputs):
-    """``call(backend, inputs) -> results`` for ``members`` on inputs of these shapes and
-    dtypes."""
-    group = Group(members, tuple(_spec(a.shape, a.dtype) for a in inputs))
+def _group_call(members, inputs, specs=None):
+    """``call(backend, *inputs, out=None) -> results`` for ``members`` on inputs of these
+    shapes and dtypes (``specs``: theirs, when no inputs are given)."""
+    if specs is None:
+        specs = tuple(_spec(a.shape, a.dtype) for a in inputs)
+    group = Group(members, specs)
     plan = layout(members, group.specs)
     fn = None if isinstance(plan, str) else function(group)
     if fn is None:
         return _one_by_one(members)
     results = [(shape, np.dtype(dtype)) for shape, dtype in plan.results]
-    # each argument in order: ("in", input) or ("out", result) -- the array as it is: the
-    # function declares every array in its own shape -- or ("scratch", shape, dtype), an
-    # accumulator
-    feeds = [("scratch", tuple(shape), np.dtype(dtype)) if source[0] == "scratch" else
-             (source[0], source[1], None)
-             for source, (shape, dtype) in zip(plan.sources, plan.args)]
-
+    n_in, n_out = len(specs), len(results)
+    # the function's arguments in order (a reduction's accumulators are its own), as
+    # positions in (*inputs, *results): an input or a result, each array as it is (the
+    # function declares every array in its own shape)
+    order = [what if kind == "in" else n_in + what for kind, what, *_ in plan.sources
+             if kind != "scratch"]
+    arguments = itemgetter(*order) if len(order) > 1 else lambda a: (a[order[0]],)
+    # where an argument fails (ValueError, BufferError: TVM reads compact, writeable
+    # arrays only; TypeError: a program's constant that is a Python number) the inputs are
+    # copied into arrays it takes
+    fed = [(specs[k][0], np.dtype(specs[k][1])) if k < n_in else None for k in order]
     blocks: dict = {}  # which results the call allocates -> where they lie in one block
-    everything = (True,) * len(results)
+    everything = (True,) * n_out
 
-    def run(backend, inputs, out):
+    def run(backend, *inputs, out=None):
         # the results allocated are views of one pool buffer (kernels.packed); a
         # Parameter's new value is written where its old one was
-        fresh = everything if out is None else \
-            tuple(o is None or not o.flags.c_contiguous for o in out)
-        block = blocks.get(fresh)
-        if block is None:
-            block = blocks[fresh] = packed([r for r, f in zip(results, fresh) if f])
-        size, at = block
-        allocated = iter(views(backend.allocate((size,), np.uint8), at))
-        outs = [next(allocated) if f else o for f, o in zip(fresh, out or everything)]
-        args = []
-        for kind, what, dtype in feeds:
-            args.append(inputs[what] if kind == "in" else outs[what] if kind == "out" else
-                        np.empty(what, dtype))
+        if out is None:
+            block = blocks.get(everything)
+            if block is None:
+                block = blocks[everything] = packed(results)
+            outs = views(backend.allocate((block[0],), np.uint8), block[1])
+        else:
+            fresh = tuple(o is None or not o.flags.c_contiguous for o in out)
+            block = blocks.get(fresh)
+            if block is None:
+                block = blocks[fresh] = packed([r for r, f in zip(results, fresh) if f])
+            allocated = iter(views(backend.allocate((block[0],), np.uint8), block[1]))
+            outs = [next(allocated) if f else o for f, o in zip(fresh, out)]
+        args = arguments((*inputs, *outs))
         try:
             fn(*args)
-        except (ValueError, BufferError):  # TVM reads compact, writeable arrays only:
-            # the inputs that are not (a broadcast constant, a read-only copy) are copied
-            fn(*[compact(a, a.shape) if feed[0] == "in" else a
-                 for a, feed in zip(args, feeds)])
+        except (ValueError, BufferError, TypeError):
+            fn(*[a if spec is None else compact(np.asarray(a, spec[1]), spec[0])
+                 for a, spec in zip(args, fed)])
         return tuple(outs)
     return run
 
 
 def _one_by_one(members):
-    def run(backend, inputs, out):
+    def run(backend, *inputs, out=None):
         results = []
         for m, member in enumerate(members):
             operands = [inputs[r] if r >= 0 else results[-1 - r] for r in member.refs]

@@ -130,9 +130,13 @@ def lower(graph: Graph, *, backend=None, plan: bool = True, in_place: bool = Tru
         instructions.append(Instruction(kernel, ins, outs, params, None, multi, name,
                                         eq.source))
     prepare = getattr(backend, "prepare_kernels", None)
-    if prepare is not None:  # a compiling backend builds the program's kernels together
-        prepare([(ins.name, ins.params, tuple(keys[s] for s in ins.inputs))
-                 for ins in instructions])
+    if prepare is not None:  # a compiling backend builds the program's kernels together,
+        # and may return, per call, its kernel prepared for that call's params and inputs
+        prepared = prepare([(ins.name, ins.params, tuple(keys[s] for s in ins.inputs))
+                            for ins in instructions])
+        for ins, kernel in zip(instructions, prepared or ()):
+            if kernel is not None:
+                ins.kernel, ins.bound = kernel, True
     output_slots = tuple(slot(v) for v in graph.outputs)
     names = [ins.name for ins in instructions]
     into = updates_in_place(names, steps, input_slots, output_slots,

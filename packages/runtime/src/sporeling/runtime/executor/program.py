@@ -54,6 +54,8 @@ class Instruction:
     of such slots, None for a result it allocates;
     ``multiple_results`` says the kernel returns a tuple (one value per output slot).
     ``name`` and ``where`` (the user's source line) only serve error messages.
+    ``bound``: ``kernel`` is the backend's kernel prepared for this call, ``params`` bound
+    into it (they stay here for reports): it is called without them.
     """
     kernel: Callable
     inputs: tuple
@@ -63,6 +65,7 @@ class Instruction:
     multiple_results: bool = False
     name: str = ""
     where: str | None = None
+    bound: bool = False
 
 
 @dataclass(eq=False)

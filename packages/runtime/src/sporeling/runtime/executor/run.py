@@ -123,7 +123,7 @@ class _Builder:
                 if f"o{i}" not in ns:
                     ns[f"o{i}"] = self.view(ins.out)
                 call.append(f"out=o{i}")
-            for k, v in ins.params.items():
+            for k, v in () if ins.bound else ins.params.items():
                 ns[f"p{i}_{k}"] = v
                 call.append(f"{k}=p{i}_{k}")
             target = ", ".join(f"s{s}" for s in ins.outputs)

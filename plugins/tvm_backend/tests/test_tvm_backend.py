@@ -323,6 +323,30 @@ want = get_kernels().lookup("numpy", "lstm_grad")(get_backend("numpy"), *ops, y,
 for _ in range(3):
     for g, w in zip(rnn_kernel.lstm_grad(tvm, *ops, y, y, **grad), want):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+# and a group whose reductions' accumulators lie on its stack (8 bytes) and in memory the
+# kernel passes (2 KiB: TVM's workspace allocator, absent here, would be a null call)
+from sporeling.compiler import ops
+from sporeling.compiler.ir import make_graph
+from sporeling.compiler.lowering import lower
+from sporeling.compiler.passes import PassContext
+from sporeling.compiler.passes.fusion import fuse_elementwise
+from sporeling.runtime.executor import run
+from sporeling.tvm_backend.group_pass import group_kernels
+from sporeling.tvm_backend.reduce_pass import fuse_reductions
+def step(x, b):
+    y = ops.tanh(ops.add(x, b))
+    return ops.mul(y, 2.0), ops.sum(ops.mul(y, y), axis=0), ops.sum(ops.exp(b))
+x = np.linspace(-1, 1, 64 * 256, dtype=np.float32).reshape(64, 256)
+b = np.linspace(0, 1, 256, dtype=np.float32)
+ctx = PassContext(backend=tvm)
+graph = group_kernels(fuse_reductions(fuse_elementwise(make_graph(step, x, b), ctx), ctx),
+                      ctx)
+assert graph.primitive_counts() == {"fused_group": 1}, graph.primitive_counts()
+program = lower(graph, backend=tvm).program
+y = np.tanh(x + b)
+for _ in range(3):
+    for got, want in zip(run(program, [x, b]), (2 * y, (y * y).sum(0), np.exp(b).sum())):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 print("compiler" if "tvm" in sys.modules else "ffi only", "torch" in sys.modules)
 """
 

@@ -29,7 +29,7 @@ from .elementwise import collapsed, unsupported
 from .reduction import reduce_unsupported, scratch, value_shape
 
 __all__ = ["fused_group_p", "Member", "Group", "Layout", "layout", "result_spec", "counts",
-           "KINDS"]
+           "KINDS", "on_stack"]
 
 KINDS = ("fused_elementwise", "fused_reduce")
 
@@ -79,6 +79,20 @@ def result_spec(kind: str, params: dict, specs) -> tuple:
     dtype = expr[-1][4] if expr else specs[0][1]
     return (tuple(1 if k in axis else n for k, n in enumerate(full)
                   if keepdims or k not in axis), np.dtype(dtype).str)
+
+
+STACK_BYTES = 1024
+"""TVM places an allocation of under this many bytes on the function's stack (its
+``kMaxStackAlloca``); a larger one comes from TVM's workspace allocator, which a module
+loaded from the disk cache through the FFI alone does not have (a null call)."""
+
+
+def on_stack(source: tuple, shape: tuple, dtype: str) -> bool:
+    """Whether an argument of :class:`Layout` is a small accumulator the generated
+    function keeps on its stack (no argument: nothing to allocate and pass on every
+    call), not one the kernel passes."""
+    return source[0] == "scratch" and math.prod(shape) * np.dtype(dtype).itemsize < \
+        STACK_BYTES
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .elementwise import NestValue, emit_nest, schedule_nest
-from .group import Layout
+from .group import Layout, on_stack
 from .reduction import emit_reduce, schedule_reduce
 from .target import tvm
 
@@ -28,10 +28,11 @@ def group_prim_func(plan: Layout):
             # as a lone chain's out= may be its operand's buffer)
             T.func_attr({"tirx.noalias": True})
             # align=4: NumPy's arrays are not 64-byte aligned (see elementwise.arguments);
-            # a reduction's accumulators are the function's own (on its stack when small)
-            buffers = [T.alloc_buffer(shape, str(np.dtype(dtype))) if source[0] == "scratch"
-                       else T.match_buffer(T.arg(f"a{i}", T.handle()), shape,
-                                           str(np.dtype(dtype)), align=4, offset_factor=1)
+            # a reduction's small accumulators are the function's own (group.on_stack)
+            buffers = [T.alloc_buffer(shape, str(np.dtype(dtype)))
+                       if on_stack(source, shape, dtype) else
+                       T.match_buffer(T.arg(f"a{i}", T.handle()), shape,
+                                      str(np.dtype(dtype)), align=4, offset_factor=1)
                        for i, (source, (shape, dtype)) in enumerate(zip(plan.sources,
                                                                          plan.args))]
             views: dict = {}

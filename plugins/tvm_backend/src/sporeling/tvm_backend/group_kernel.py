@@ -7,7 +7,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from .group import Group, layout
+from .group import Group, layout, on_stack
 from .kernels import (_lookup, _spec, compact, function, fused_elementwise, fused_reduce,
                       packed, views)
 
@@ -55,11 +55,19 @@ def _group_call(members, inputs, specs=None):
         return _one_by_one(members)
     results = [(shape, np.dtype(dtype)) for shape, dtype in plan.results]
     n_in, n_out = len(specs), len(results)
-    # the function's arguments in order (a reduction's accumulators are its own), as
-    # positions in (*inputs, *results): an input or a result, each array as it is (the
-    # function declares every array in its own shape)
-    order = [what if kind == "in" else n_in + what for kind, what, *_ in plan.sources
-             if kind != "scratch"]
+    # the large accumulators, allocated with the results (the small ones are the
+    # function's own)
+    passed = [(source, (tuple(shape), np.dtype(dtype)))
+              for source, (shape, dtype) in zip(plan.sources, plan.args)
+              if not on_stack(source, shape, dtype)]
+    scratch = [spec for source, spec in passed if source[0] == "scratch"]
+    # the function's arguments in order, as positions in (*inputs, *results, *scratch):
+    # each array as it is (the function declares every array in its own shape)
+    order, k = [], n_in + n_out
+    for source, _ in passed:
+        order.append(source[1] if source[0] == "in" else n_in + source[1]
+                     if source[0] == "out" else k)
+        k += source[0] == "scratch"
     arguments = itemgetter(*order) if len(order) > 1 else lambda a: (a[order[0]],)
     # where an argument fails (ValueError, BufferError: TVM reads compact, writeable
     # arrays only; TypeError: a program's constant that is a Python number) the inputs are
@@ -74,22 +82,24 @@ def _group_call(members, inputs, specs=None):
         if out is None:
             block = blocks.get(everything)
             if block is None:
-                block = blocks[everything] = packed(results)
+                block = blocks[everything] = packed(results + scratch)
             outs = views(backend.allocate((block[0],), np.uint8), block[1])
         else:
             fresh = tuple(o is None or not o.flags.c_contiguous for o in out)
             block = blocks.get(fresh)
             if block is None:
-                block = blocks[fresh] = packed([r for r, f in zip(results, fresh) if f])
+                block = blocks[fresh] = packed([r for r, f in zip(results, fresh) if f] +
+                                               scratch)
             allocated = iter(views(backend.allocate((block[0],), np.uint8), block[1]))
             outs = [next(allocated) if f else o for f, o in zip(fresh, out)]
+            outs += allocated
         args = arguments((*inputs, *outs))
         try:
             fn(*args)
         except (ValueError, BufferError, TypeError):
             fn(*[a if spec is None else compact(np.asarray(a, spec[1]), spec[0])
                  for a, spec in zip(args, fed)])
-        return tuple(outs)
+        return tuple(outs[:n_out]) if scratch else tuple(outs)
     return run
 
 

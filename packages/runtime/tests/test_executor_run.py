@@ -33,6 +33,22 @@ def test_constants_arena_outputs_and_multiple_results():
         np.testing.assert_array_equal(rest, y[1:])
 
 
+def test_a_bound_kernel_is_called_without_its_params():
+    # a backend's kernel prepared for one call (params bound into it): the params stay on
+    # the instruction for reports, the call passes none
+    calls = []
+
+    def prepared(backend, x, out=None):
+        calls.append(out)
+        return x * 2
+
+    p = Program([Instruction(prepared, (0,), (1,), {"axis": 0}, bound=True, name="sum")],
+                num_slots=2, input_slots=(0,), output_slots=(1,))
+    (y,) = run(p, [np.ones(3)])
+    np.testing.assert_array_equal(y, [2, 2, 2])
+    assert calls == [None] and p.instructions[0].params == {"axis": 0}
+
+
 def test_a_single_result_of_a_multiple_result_kernel_is_unpacked():
     p = Program([Instruction(K("split"), (0,), (1,), {"indices": (), "axis": 0},
                              multiple_results=True)],

@@ -76,6 +76,23 @@ def test_the_group_computes_what_its_members_compute():
         np.testing.assert_allclose(a, c, rtol=1e-5, atol=1e-6)
 
 
+def test_a_prepared_group_copies_only_the_inputs_tvm_refuses():
+    # the program's group kernel is prepared for its call site and passes its arrays as
+    # they are; a read-only one, a strided one and a Python number are copied
+    state = _state()
+    graph, plain = _grouped(_two_parameters, *state)
+    lowered = lower(graph, backend=TVM)
+    assert [ins.bound for ins in lowered.program.instructions] == [True]
+    want = lower(plain, backend=NUMPY)(*state)
+    read_only = state[0].copy()
+    read_only.flags.writeable = False
+    wide = np.zeros((6, 10), np.float32)
+    wide[:, ::2] = state[1]
+    for k, odd in ((0, read_only), (1, wide[:, ::2]), (8, 3)):  # 8: the step count
+        for a, c in zip(lowered(*state[:k], odd, *state[k + 1:]), want):
+            np.testing.assert_allclose(a, c, rtol=1e-5, atol=1e-6)
+
+
 def test_a_sum_of_a_member_and_a_broadcast_operand_in_one_group():
     x, b = _rand(4, 6), _rand(6, seed=1)
 

@@ -165,6 +165,36 @@ def test_trailing_axes_read_whole_or_not_at_all_are_one_loop():
                                rtol=1e-6)
 
 
+def test_one_function_serves_every_batch_size():
+    # the outermost extent is the function's argument where every operand has that axis
+    # whole or broadcast: a last partial batch or an evaluation's batch compiles nothing
+    from sporeling.tvm_backend.elementwise import GENERIC, generic
+    f = "float32"
+
+    def chain(n):
+        return (("add", (("in", 0), ("in", 1)), (), (n, 6, 5), f),
+                ("mul", (("node", 0), ("in", 2)), (), (n, 6, 5), f),
+                ("relu", (("node", 1),), (), (n, 6, 5), f))
+    rng = np.random.default_rng(5)
+    b = rng.standard_normal((6, 1)).astype(np.float32)       # per channel
+    s = rng.standard_normal((1, 6, 5)).astype(np.float32)    # broadcast over the batch
+    made = len(kernels._COMPILED)
+    for n in (32, 30, 7, 32):
+        x = rng.standard_normal((n, 6, 5)).astype(np.float32)
+        got = kernels.fused_elementwise(TVM, x, b, s, expr=chain(n))
+        np.testing.assert_array_equal(got, NUMPY.run("fused_elementwise", x, b, s,
+                                                     expr=chain(n)))
+    assert len(kernels._COMPILED) == made + 1
+    expr, specs = generic(chain(30), (((30, 6, 5), "<f4"), ((6, 1), "<f4"), ((1, 6, 5), "<f4")))
+    assert [n[3] for n in expr] == [(GENERIC, 6, 5)] * 3
+    assert [s for s, _ in specs] == [(GENERIC, 6, 5), (6, 1), (1, 6, 5)]
+    # an operand with another extent there (NumPy would refuse it) or a batch of one:
+    # as it is
+    assert generic(chain(1), (((1, 6, 5), "<f4"),) * 3) == (chain(1), (((1, 6, 5), "<f4"),) * 3)
+    mixed = (((30, 6, 5), "<f4"), ((2, 6, 5), "<f4"))
+    assert generic(chain(30), mixed) == (chain(30), mixed)
+
+
 def test_zero_dimensional_chains_are_generated_too(caplog):
     f = "float32"
     expr = (("mul", (("in", 0), ("const", 2.0, f)), (), (), f),

@@ -20,8 +20,9 @@ import numpy as np
 
 from .target import tvm, vector_bytes
 
-__all__ = ["Unsupported", "unsupported", "collapsed", "prim_func", "arguments", "emit_nest",
-           "schedule_nest", "NestValue", "EXPRESSIONS", "PARALLEL_FROM"]
+__all__ = ["Unsupported", "unsupported", "collapsed", "generic", "GENERIC", "prim_func",
+           "arguments", "emit_nest", "schedule_nest", "NestValue", "EXPRESSIONS",
+           "PARALLEL_FROM"]
 
 PARALLEL_FROM: int | None = None
 """Outputs with at least this many elements run their outer loops on TVM's threads; None:
@@ -175,9 +176,45 @@ def collapsed(expr: tuple, in_specs: tuple) -> tuple[tuple, tuple]:
             tuple((merge(shape), dtype) for shape, dtype in in_specs))
 
 
+GENERIC = -1
+"""The extent of a :func:`generic` chain's outermost axis: the function's argument
+(a symbolic extent), not a number compiled in."""
+
+
+def generic(expr: tuple, in_specs: tuple) -> tuple[tuple, tuple]:
+    """``(expr, in_specs)`` (collapsed) with the outermost axis's extent :data:`GENERIC`
+    where every operand and node has that axis whole or broadcast (extent 1): one function
+    then serves every batch size -- a last partial batch, an evaluation's batches -- where
+    the axes it vectorises and the choices made on their extents stay the same. A chain of
+    one axis (all of it fused into the vectorised loop) or of an outermost extent 1 stays
+    as it is."""
+    out_shape = tuple(expr[-1][3])
+    n = len(out_shape)
+    if n < 2 or out_shape[0] < 2:
+        return expr, in_specs
+    shapes = [tuple(shape) for shape, _ in in_specs] + [tuple(node[3]) for node in expr]
+    if any(len(shape) == n and shape[0] not in (1, out_shape[0]) for shape in shapes):
+        return expr, in_specs
+
+    def free(shape):
+        shape = tuple(shape)
+        return (GENERIC,) + shape[1:] if len(shape) == n and shape[0] == out_shape[0] else \
+            shape
+
+    return (tuple((name, operands, params, free(shape), dtype)
+                  for name, operands, params, shape, dtype in expr),
+            tuple((free(shape), dtype) for shape, dtype in in_specs))
+
+
+def _extents(shape, extent) -> tuple:
+    """``shape`` as TIR takes it: :data:`GENERIC` as the function's ``extent``."""
+    return tuple(extent if d == GENERIC else d for d in shape)
+
+
 def prim_func(expr: tuple, in_specs: tuple):
     """The scheduled TensorIR module computing ``expr`` from inputs ``in_specs`` (``(shape,
-    dtype)`` each) into the last node's shape and dtype."""
+    dtype)`` each) into the last node's shape and dtype (an outermost extent
+    :data:`GENERIC`: the function's, read from its arrays)."""
     why = unsupported(expr, in_specs)
     if why is not None:
         raise Unsupported(why)
@@ -189,8 +226,9 @@ def prim_func(expr: tuple, in_specs: tuple):
 
     with IRBuilder() as builder:
         with T.prim_func(s_tir=True):
-            inputs, out = arguments(T, in_specs, out_shape, out_dtype)
-            emit_nest(T, [(expr, in_specs, inputs, out)], out_shape, "out")
+            extent = T.int32() if GENERIC in out_shape else None
+            inputs, out = arguments(T, in_specs, out_shape, out_dtype, extent)
+            emit_nest(T, [(expr, in_specs, inputs, out)], out_shape, "out", extent)
     sch = t.s_tir.Schedule(builder.get())
     schedule_nest(sch, "out", out_shape, out_dtype, [s for s, _ in in_specs])
     return sch.mod
@@ -208,11 +246,12 @@ class NestValue:
         return self.values[self.member]
 
 
-def emit_nest(T, members, out_shape, block: str) -> None:
+def emit_nest(T, members, out_shape, block: str, extent=None) -> None:
     """Inside ``T.prim_func()``: one loop nest over ``out_shape`` (sblock ``block``) that
     stores, at each index, every member chain's value into its output -- ``members`` are
     ``(expr, in_specs, inputs, out)``, computed in order; an input may be a
-    :class:`NestValue` of an earlier member (its value at the index, never reloaded)."""
+    :class:`NestValue` of an earlier member (its value at the index, never reloaded).
+    ``extent``: the TIR variable a :data:`GENERIC` extent stands for."""
     tir = tvm().tirx
     ops = _ops()
     # nodes with one value for the whole output (an optimizer's bias corrections from the
@@ -226,11 +265,12 @@ def emit_nest(T, members, out_shape, block: str) -> None:
         for x in member[2]:
             if isinstance(x, NestValue):
                 x.values = values
-    with T.grid(*out_shape) as loops:
+    extents = _extents(out_shape, extent)
+    with T.grid(*extents) as loops:
         loops = list(loops) if len(out_shape) > 1 or not isinstance(
             loops, tvm().tirx.Var) else [loops]
         with T.sblock(block):
-            index = [T.axis.spatial(n, i) for n, i in zip(out_shape, loops)]
+            index = [T.axis.spatial(n, i) for n, i in zip(extents, loops)]
             for m, ((expr, in_specs, inputs, out), given) in enumerate(zip(members, known)):
                 last = len(expr) - 1
                 # a later member reading it gets the expression itself (LLVM computes it
@@ -240,19 +280,21 @@ def emit_nest(T, members, out_shape, block: str) -> None:
                 T.buffer_store(out, value, index)
 
 
-def arguments(T, in_specs, out_shape, out_dtype) -> tuple[list, object]:
+def arguments(T, in_specs, out_shape, out_dtype, extent=None) -> tuple[list, object]:
     """Inside ``T.prim_func()``: the function ``main(in0, ..., out)`` over NumPy's arrays,
-    its input buffers and its output buffer."""
+    its input buffers and its output buffer (``extent``: the TIR variable a
+    :data:`GENERIC` extent stands for)."""
     T.func_name("main")
     T.func_attr({"tirx.noalias": True})
     # align=4: NumPy's arrays are 16-byte aligned at best, and TVM's default (64) lets LLVM
     # emit aligned vector loads that fault on them
     handles = [T.arg(f"in{i}", T.handle()) for i in range(len(in_specs))]
     out_handle = T.arg("out", T.handle())
-    inputs = [T.match_buffer(h, tuple(shape) or (1,), str(np.dtype(dtype)), align=4,
-                             offset_factor=1)
+    inputs = [T.match_buffer(h, _extents(shape, extent) or (1,), str(np.dtype(dtype)),
+                             align=4, offset_factor=1)
               for h, (shape, dtype) in zip(handles, in_specs)]
-    return inputs, T.match_buffer(out_handle, out_shape, out_dtype, align=4, offset_factor=1)
+    return inputs, T.match_buffer(out_handle, _extents(out_shape, extent), out_dtype, align=4,
+                                  offset_factor=1)
 
 
 def _invariant(expr, in_specs) -> set:

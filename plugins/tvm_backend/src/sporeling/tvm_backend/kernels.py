@@ -26,7 +26,7 @@ import numpy as np
 from sporeling.compiler.passes import dump_dir
 
 from . import cache
-from .elementwise import collapsed, prim_func, unsupported
+from .elementwise import collapsed, generic, prim_func, unsupported
 from .group import Group, layout
 from .reduction import reduce_prim_func, reduce_unsupported, scratch, value_shape
 from .subnormals import flushing
@@ -76,9 +76,10 @@ def compile_chains(chains) -> None:
 
 
 def _normal(chain):
-    """``chain`` as compiled functions are keyed: an elementwise chain collapsed."""
+    """``chain`` as compiled functions are keyed: an elementwise chain collapsed, its
+    outermost extent generic where it can be (one function for every batch size)."""
     return chain if _reduction(chain) or isinstance(chain, (Generated, Group)) else \
-        collapsed(*chain)
+        generic(*collapsed(*chain))
 
 
 def _group_why(group) -> str | None:

@@ -122,6 +122,35 @@ def test_a_dense_layers_bias_gradient_is_summed_in_its_relu_gradients_function()
         np.testing.assert_allclose(a, c, rtol=1e-5, atol=1e-5)
 
 
+def test_one_group_function_serves_every_batch_size():
+    # a ReLU's gradient with its bias gradient (a sum over the batch), and on a blocked
+    # (N, C/16, H, W, 16) value a mean over (N, H, W): the partial sums' shape holds the
+    # batch; one generated function each, whatever the batch
+    from sporeling.tvm_backend.elementwise import GENERIC
+    from sporeling.tvm_backend.group import Group, generic_group
+
+    def fn(y, g, z):
+        dy = bind(relu_grad_p, y, g)
+        t = ops.tanh(z)
+        return ops.mul(dy, 0.5), ops.sum(dy, axis=(0,)), ops.mul(t, t), \
+            ops.mean(ops.mul(t, t), axis=(0, 2, 3))
+    compiled = {}
+    for n in (32, 30, 7, 1):
+        args = _rand(n, 84), _rand(n, 84, seed=1), _rand(n, 2, 3, 3, 16, seed=2)
+        graph, plain = _grouped(fn, *args)
+        group, = [eq for eq in graph.equations if eq.prim is fused_group_p]
+        specs = tuple((tuple(v.aval.shape), v.aval.dtype.str) for v in group.inputs)
+        shared = generic_group(Group(group.params["members"], specs))
+        compiled[n] = shared
+        if n > 1:
+            assert [s for s, _ in shared.specs] == [(GENERIC, 84)] * 2 + [(GENERIC, 2, 3, 3, 16)]
+        for a, c in zip(lower(graph, backend=TVM)(*args), lower(plain, backend=NUMPY)(*args)):
+            assert a.shape == c.shape
+            np.testing.assert_allclose(a, c, rtol=1e-5, atol=1e-6)
+    assert compiled[32] == compiled[30] == compiled[7] != compiled[1]
+    assert kernels.function(compiled[30]) is kernels.function(compiled[7])
+
+
 def test_a_run_ends_at_another_equation_and_where_tvm_does_not_generate():
     x = _rand(5, 3)
 

@@ -126,9 +126,11 @@ def _project(shape, index):
 
 def _fused_axes(out_shape, in_shapes) -> int:
     """How many trailing axes every input reads whole or not at all (fused and
-    vectorised as one)."""
+    vectorised as one): never a :data:`GENERIC` one (its extent is not known)."""
     n, count = len(out_shape), 0
     for k in range(n - 1, -1, -1):
+        if out_shape[k] == GENERIC:
+            return count
         group = range(k, n)
         for shape in in_shapes:
             padded = (1,) * (n - len(shape)) + tuple(shape)

@@ -25,11 +25,11 @@ import numpy as np
 
 from sporeling.compiler import Primitive, bind, primitives
 
-from .elementwise import collapsed, unsupported
+from .elementwise import GENERIC, collapsed, unsupported
 from .reduction import reduce_unsupported, scratch, value_shape
 
 __all__ = ["fused_group_p", "Member", "Group", "Layout", "layout", "result_spec", "counts",
-           "KINDS", "on_stack"]
+           "KINDS", "on_stack", "generic_group"]
 
 KINDS = ("fused_elementwise", "fused_reduce")
 
@@ -69,6 +69,30 @@ class Group:
                      self.specs))
 
 
+def generic_group(group: Group) -> Group:
+    """``group`` with its batch extent its function's argument (as
+    :func:`~.elementwise.generic` does for a chain): the first extent of its first input of
+    two or more axes, where an input or a member's value of two or more axes has it first,
+    becomes :data:`~.elementwise.GENERIC` -- one function for every batch size. Any call
+    this key serves has that extent wherever it stands, so the function computes what the
+    call's own would. As it is without such an input, or where that extent is 1."""
+    lead = next((shape[0] for shape, _ in group.specs if len(shape) >= 2), None)
+    if lead is None or lead < 2:
+        return group
+
+    def free(shape):
+        shape = tuple(shape)
+        return (GENERIC,) + shape[1:] if len(shape) >= 2 and shape[0] == lead else shape
+
+    def member(m: Member) -> Member:
+        params = tuple((name, tuple((op, refs, p, free(shape), dtype)
+                                    for op, refs, p, shape, dtype in value))
+                       if name == "expr" else (name, value) for name, value in m.params)
+        return Member(m.kind, m.refs, params)
+    return Group(tuple(map(member, group.members)),
+                 tuple((free(shape), dtype) for shape, dtype in group.specs))
+
+
 def result_spec(kind: str, params: dict, specs) -> tuple:
     """``(shape, dtype str)`` of a member's result from its operands' ``(shape, dtype)``."""
     expr = params["expr"]
@@ -91,8 +115,8 @@ def on_stack(source: tuple, shape: tuple, dtype: str) -> bool:
     """Whether an argument of :class:`Layout` is a small accumulator the generated
     function keeps on its stack (no argument: nothing to allocate and pass on every
     call), not one the kernel passes."""
-    return source[0] == "scratch" and math.prod(shape) * np.dtype(dtype).itemsize < \
-        STACK_BYTES
+    return source[0] == "scratch" and GENERIC not in shape and \
+        math.prod(shape) * np.dtype(dtype).itemsize < STACK_BYTES
 
 
 @dataclass(frozen=True)

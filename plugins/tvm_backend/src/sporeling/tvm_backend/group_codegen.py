@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .elementwise import NestValue, emit_nest, schedule_nest
+from .elementwise import GENERIC, NestValue, _extents, emit_nest, schedule_nest
 from .group import Layout, on_stack
 from .reduction import emit_reduce, schedule_reduce
 from .target import tvm
@@ -27,11 +27,13 @@ def group_prim_func(plan: Layout):
             # loop reads, each element read before it is written (a Parameter's update,
             # as a lone chain's out= may be its operand's buffer)
             T.func_attr({"tirx.noalias": True})
+            # a generic batch extent (group.generic_group): read from the arrays
+            extent = T.int32() if any(GENERIC in shape for shape, _ in plan.args) else None
             # align=4: NumPy's arrays are not 64-byte aligned (see elementwise.arguments);
             # a reduction's small accumulators are the function's own (group.on_stack)
             buffers = [T.alloc_buffer(shape, str(np.dtype(dtype)))
                        if on_stack(source, shape, dtype) else
-                       T.match_buffer(T.arg(f"a{i}", T.handle()), shape,
+                       T.match_buffer(T.arg(f"a{i}", T.handle()), _extents(shape, extent),
                                       str(np.dtype(dtype)), align=4, offset_factor=1)
                        for i, (source, (shape, dtype)) in enumerate(zip(plan.sources,
                                                                          plan.args))]
@@ -41,7 +43,8 @@ def group_prim_func(plan: Layout):
                 if isinstance(a, tuple):  # an argument in another (collapsed) shape
                     if a not in views:
                         source = buffers[a[0]]
-                        views[a] = T.decl_buffer(a[1], source.dtype, data=source.data,
+                        views[a] = T.decl_buffer(_extents(a[1], extent), source.dtype,
+                                                 data=source.data,
                                                  elem_offset=source.elem_offset, align=4)
                     return views[a]
                 return buffers[a] if a >= 0 else NestValue(_position(members, -1 - a))
@@ -52,11 +55,11 @@ def group_prim_func(plan: Layout):
                     emit_nest(T, [(expr, specs, [operand(a, members) for a in operands],
                                    operand(out))
                                   for _, expr, specs, operands, out in members],
-                              shape, f"n{k}")
+                              shape, f"n{k}", extent)
                 else:
                     _, _, expr, specs, axis, reduce, operands, out, part, acc = nest
                     emit_reduce(T, expr, specs, axis, reduce, [operand(a) for a in operands],
-                                operand(out), buffers[part], buffers[acc], f"n{k}_")
+                                operand(out), buffers[part], buffers[acc], f"n{k}_", extent)
     sch = t.s_tir.Schedule(builder.get())
     for k, nest in enumerate(plan.nests):
         if nest[0] == "chains":

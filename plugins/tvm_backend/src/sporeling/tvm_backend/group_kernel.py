@@ -7,7 +7,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from .group import Group, layout, on_stack
+from .group import Group, generic_group, layout, on_stack
 from .kernels import (_lookup, _spec, compact, function, fused_elementwise, fused_reduce,
                       packed, views)
 
@@ -49,17 +49,20 @@ def _group_call(members, inputs, specs=None):
     if specs is None:
         specs = tuple(_spec(a.shape, a.dtype) for a in inputs)
     group = Group(members, specs)
-    plan = layout(members, group.specs)
+    plan = layout(members, group.specs)  # the arrays' shapes
     fn = None if isinstance(plan, str) else function(group)
     if fn is None:
         return _one_by_one(members)
+    shared = generic_group(group)  # what the function was generated for
+    arguments_of = layout(shared.members, shared.specs).args
     results = [(shape, np.dtype(dtype)) for shape, dtype in plan.results]
     n_in, n_out = len(specs), len(results)
-    # the large accumulators, allocated with the results (the small ones are the
-    # function's own)
+    # the accumulators the function does not keep on its stack, allocated with the
+    # results (in this call's shapes)
     passed = [(source, (tuple(shape), np.dtype(dtype)))
-              for source, (shape, dtype) in zip(plan.sources, plan.args)
-              if not on_stack(source, shape, dtype)]
+              for source, (shape, dtype), generated in zip(plan.sources, plan.args,
+                                                          arguments_of)
+              if not on_stack(source, *generated)]
     scratch = [spec for source, spec in passed if source[0] == "scratch"]
     # the function's arguments in order, as positions in (*inputs, *results, *scratch):
     # each array as it is (the function declares every array in its own shape)

@@ -27,7 +27,7 @@ from sporeling.compiler.passes import dump_dir
 
 from . import cache
 from .elementwise import collapsed, generic, prim_func, unsupported
-from .group import Group, layout
+from .group import Group, generic_group, layout
 from .reduction import reduce_prim_func, reduce_unsupported, scratch, value_shape
 from .subnormals import flushing
 from .target import target, tvm
@@ -77,8 +77,11 @@ def compile_chains(chains) -> None:
 
 def _normal(chain):
     """``chain`` as compiled functions are keyed: an elementwise chain collapsed, its
-    outermost extent generic where it can be (one function for every batch size)."""
-    return chain if _reduction(chain) or isinstance(chain, (Generated, Group)) else \
+    outermost extent generic where it can be, a group's batch extent generic (one function
+    for every batch size)."""
+    if isinstance(chain, Group):
+        return generic_group(chain)
+    return chain if _reduction(chain) or isinstance(chain, Generated) else \
         generic(*collapsed(*chain))
 
 

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .elementwise import _ops, _values, arguments, unsupported
+from .elementwise import GENERIC, _extents, _ops, _values, arguments, unsupported
 from .target import tvm
 
 __all__ = ["reduce_prim_func", "emit_reduce", "schedule_reduce", "reduce_unsupported", "scratch",
@@ -102,14 +102,19 @@ def reduce_prim_func(expr: tuple, in_specs: tuple, axis: tuple, reduce: str):
 
 
 def emit_reduce(T, expr, in_specs, axis, reduce, inputs, out, part, totals,
-                prefix: str = "") -> None:
+                prefix: str = "", extent=None) -> None:
     """Inside ``T.prim_func()``: the loops of the reduction into ``out`` through the
     accumulators ``part`` and ``totals`` (:func:`scratch`'s), sblocks ``prefix`` + part,
-    acc, out."""
+    acc, out (``extent``: the TIR variable a :data:`~.elementwise.GENERIC` extent stands
+    for)."""
     tir = tvm().tirx
     ops = _ops()
     full, dtype, wide, kept, out_shape, first, split, part_axes, part_shape = \
         _layout(expr, in_specs, axis)
+    count = math.prod(1 if full[k] == GENERIC else full[k] for k in axis)
+    count = tir.const(count, wide) if all(full[k] != GENERIC for k in axis) else \
+        tir.Cast(wide, extent) * tir.const(count, wide)
+    full, part_shape, out_shape = (_extents(s, extent) for s in (full, part_shape, out_shape))
     last = len(expr) - 1
     narrow = dtype if split else wide
     with T.grid(*full) as loops:
@@ -137,14 +142,13 @@ def emit_reduce(T, expr, in_specs, axis, reduce, inputs, out, part, totals,
                 T.buffer_store(acc, acc[tuple(at)] + tir.Cast(wide, part[tuple(index)]), at)
     else:
         acc = part
-    count = math.prod(full[k] for k in axis)
     with T.grid(*out_shape) as loops:
         loops = list(loops) if len(out_shape) > 1 else [loops]
         with T.sblock(prefix + "out"):
             at = [T.axis.spatial(n, i) for n, i in zip(out_shape, loops)]
             total = acc[tuple(at)]
             if reduce == "mean":
-                total = total / tir.const(count, wide)
+                total = total / count
             T.buffer_store(out, tir.Cast(dtype, total), at)
 
 

@@ -228,7 +228,7 @@ def prim_func(expr: tuple, in_specs: tuple):
 
     with IRBuilder() as builder:
         with T.prim_func(s_tir=True):
-            extent = T.int32() if GENERIC in out_shape else None
+            extent = T.int64() if GENERIC in out_shape else None
             inputs, out = arguments(T, in_specs, out_shape, out_dtype, extent)
             emit_nest(T, [(expr, in_specs, inputs, out)], out_shape, "out", extent)
     sch = t.s_tir.Schedule(builder.get())

@@ -28,7 +28,7 @@ def group_prim_func(plan: Layout):
             # as a lone chain's out= may be its operand's buffer)
             T.func_attr({"tirx.noalias": True})
             # a generic batch extent (group.generic_group): read from the arrays
-            extent = T.int32() if any(GENERIC in shape for shape, _ in plan.args) else None
+            extent = T.int64() if any(GENERIC in shape for shape, _ in plan.args) else None
             # align=4: NumPy's arrays are not 64-byte aligned (see elementwise.arguments);
             # a reduction's small accumulators are the function's own (group.on_stack)
             buffers = [T.alloc_buffer(shape, str(np.dtype(dtype)))

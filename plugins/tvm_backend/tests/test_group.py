@@ -226,6 +226,39 @@ def test_random_runs_equal_numpys(picks, other_shape):
         np.testing.assert_allclose(a, c, rtol=1e-5, atol=1e-6)
 
 
+_BATCH_OPS = _OPS + [  # and a mean over the batch, broadcast back
+    lambda a, b: ops.mul(ops.mean(ops.tanh(a), axis=(0,), keepdims=True), b)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 9), st.integers(0, 9)),
+                min_size=2, max_size=6),
+       st.sampled_from(["full", "row", "column"]), st.integers(2, 9), st.integers(2, 9))
+def test_random_runs_at_two_batch_sizes_share_their_functions(picks, other, n, m):
+    """The same runs at two batch sizes: each group's generic key (what its function is
+    generated for) is the same, and both equal NumPy."""
+    from sporeling.tvm_backend.group import Group, generic_group
+
+    def fn(x, y):
+        values = [x, y]
+        for op, i, j in picks:
+            values.append(_BATCH_OPS[op](values[i % len(values)], values[j % len(values)]))
+        return tuple(values[2:])
+
+    def run(batch):
+        x = _rand(batch, 5)
+        y = {"full": _rand(batch, 5, seed=1), "row": _rand(1, 5, seed=1),
+             "column": _rand(batch, 1, seed=1)}[other]
+        graph, plain = _grouped(fn, x, y)
+        for a, c in zip(lower(graph, backend=TVM)(x, y), lower(plain, backend=NUMPY)(x, y)):
+            np.testing.assert_allclose(a, c, rtol=1e-5, atol=1e-6)
+        return [generic_group(Group(eq.params["members"],
+                                    tuple((tuple(v.aval.shape), v.aval.dtype.str)
+                                          for v in eq.inputs)))
+                for eq in graph.equations if eq.prim is fused_group_p]
+    assert run(n) == run(m)
+
+
 def test_off_by_the_context_key():
     from sporeling.core import set_context
     from sporeling.tvm_backend.group_pass import GROUP_KERNELS

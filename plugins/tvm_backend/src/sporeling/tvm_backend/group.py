@@ -74,12 +74,13 @@ class Group:
 def generic_group(group: Group) -> Group:
     """``group`` with its batch extent its function's argument (as
     :func:`~.elementwise.generic` does for a chain): the first extent of its first input of
-    two or more axes, where an input or a member's value of two or more axes has it first,
-    becomes :data:`~.elementwise.GENERIC` -- one function for every batch size. Any call
-    this key serves has that extent wherever it stands, so the function computes what the
-    call's own would. As it is without such an input, or where that extent is 1."""
-    lead = next((shape[0] for shape, _ in group.specs if len(shape) >= 2), None)
-    if lead is None or lead < 2:
+    two or more axes that is not 1 (a broadcast row), where an input or a member's value of
+    two or more axes has it first, becomes :data:`~.elementwise.GENERIC` -- one function
+    for every batch size. Any call this key serves has that extent wherever it stands, so
+    the function computes what the call's own would. As it is without such an input."""
+    lead = next((shape[0] for shape, _ in group.specs if len(shape) >= 2 and shape[0] > 1),
+                None)
+    if lead is None:
         return group
 
     def free(shape):

@@ -176,15 +176,22 @@ def test_one_function_serves_every_batch_size():
                 ("mul", (("node", 0), ("in", 2)), (), (n, 6, 5), f),
                 ("relu", (("node", 1),), (), (n, 6, 5), f))
     rng = np.random.default_rng(5)
+    kernels.forget()  # count what this test compiles
     b = rng.standard_normal((6, 1)).astype(np.float32)       # per channel
     s = rng.standard_normal((1, 6, 5)).astype(np.float32)    # broadcast over the batch
-    made = len(kernels._COMPILED)
     for n in (32, 30, 7, 32):
         x = rng.standard_normal((n, 6, 5)).astype(np.float32)
         got = kernels.fused_elementwise(TVM, x, b, s, expr=chain(n))
         np.testing.assert_array_equal(got, NUMPY.run("fused_elementwise", x, b, s,
                                                      expr=chain(n)))
-    assert len(kernels._COMPILED) == made + 1
+    assert len(kernels._COMPILED) == 1
+    # operands read whole: the loop over all but the batch axis is the vectorised one
+    full = lambda n: (("mul", (("in", 0), ("in", 1)), (), (n, 4, 3), f),)  # noqa: E731
+    for n in (32, 5):
+        x, y = rng.standard_normal((2, n, 4, 3)).astype(np.float32)
+        np.testing.assert_array_equal(kernels.fused_elementwise(TVM, x, y, expr=full(n)), x * y)
+    assert len(kernels._COMPILED) == 2
+    assert (((GENERIC, 12), "<f4"),) * 2 in [key[1] for key in kernels._COMPILED]
     expr, specs = generic(chain(30), (((30, 6, 5), "<f4"), ((6, 1), "<f4"), ((1, 6, 5), "<f4")))
     assert [n[3] for n in expr] == [(GENERIC, 6, 5)] * 3
     assert [s for s, _ in specs] == [(GENERIC, 6, 5), (6, 1), (1, 6, 5)]

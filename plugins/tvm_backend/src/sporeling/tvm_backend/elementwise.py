@@ -20,7 +20,8 @@ import numpy as np
 
 from .target import tvm, vector_bytes
 
-__all__ = ["Unsupported", "unsupported", "collapsed", "generic", "GENERIC", "prim_func",
+__all__ = ["Unsupported", "unsupported", "collapsed", "generic", "concrete", "GENERIC",
+           "prim_func",
            "arguments", "emit_nest", "schedule_nest", "NestValue", "EXPRESSIONS",
            "PARALLEL_FROM"]
 
@@ -184,12 +185,12 @@ GENERIC = -1
 
 
 def generic(expr: tuple, in_specs: tuple) -> tuple[tuple, tuple]:
-    """``(expr, in_specs)`` (collapsed) with the outermost axis's extent :data:`GENERIC`
-    where every operand and node has that axis whole or broadcast (extent 1): one function
-    then serves every batch size -- a last partial batch, an evaluation's batches -- where
-    the axes it vectorises and the choices made on their extents stay the same. A chain of
-    one axis (all of it fused into the vectorised loop) or of an outermost extent 1 stays
-    as it is."""
+    """``(expr, in_specs)`` with the outermost axis's extent :data:`GENERIC` where every
+    operand and node of the output's rank has that axis whole or broadcast (extent 1): one
+    function then serves every batch size -- a last partial batch, an evaluation's batches
+    -- where the axes it vectorises and the choices made on their extents stay the same
+    (:func:`collapsed` never fuses that axis). A chain of one axis or of an outermost
+    extent 1 stays as it is."""
     out_shape = tuple(expr[-1][3])
     n = len(out_shape)
     if n < 2 or out_shape[0] < 2:
@@ -206,6 +207,11 @@ def generic(expr: tuple, in_specs: tuple) -> tuple[tuple, tuple]:
     return (tuple((name, operands, params, free(shape), dtype)
                   for name, operands, params, shape, dtype in expr),
             tuple((free(shape), dtype) for shape, dtype in in_specs))
+
+
+def concrete(shape, extent: int) -> tuple:
+    """``shape`` with :data:`GENERIC` as the call's ``extent``."""
+    return tuple(extent if d == GENERIC else d for d in shape)
 
 
 def _extents(shape, extent) -> tuple:

@@ -26,7 +26,7 @@ import numpy as np
 from sporeling.compiler.passes import dump_dir
 
 from . import cache
-from .elementwise import collapsed, generic, prim_func, unsupported
+from .elementwise import collapsed, concrete, generic, prim_func, unsupported
 from .group import Group, generic_group, layout
 from .reduction import reduce_prim_func, reduce_unsupported, scratch, value_shape
 from .subnormals import flushing
@@ -82,7 +82,7 @@ def _normal(chain):
     if isinstance(chain, Group):
         return generic_group(chain)
     return chain if _reduction(chain) or isinstance(chain, Generated) else \
-        generic(*collapsed(*chain))
+        collapsed(*generic(*chain))
 
 
 def _group_why(group) -> str | None:
@@ -356,16 +356,17 @@ def fused_elementwise(backend, *inputs, out=None, expr):
 
 def _call(expr, inputs):
     """``call(backend, inputs, out)`` for ``expr`` on inputs of these shapes and dtypes."""
-    chain = collapsed(expr, tuple(_spec(a.shape, a.dtype) for a in inputs))
+    chain = _normal((expr, tuple(_spec(a.shape, a.dtype) for a in inputs)))
     fn = function(chain)
     if fn is None:
         return below_call("fused_elementwise", {"expr": expr})
     shape, dtype = tuple(expr[-1][3]), np.dtype(expr[-1][4])
+    batch = shape[0] if shape else 1  # what a generic extent is in this call
     # the arrays as the compiled function declares them: collapsed shapes (views), 0-d
     # inputs as shape (1,); TVM reads compact, writeable arrays only (DLPack): the
     # positions that were not (a broadcast constant...) are copied on every call
-    shapes = [tuple(s) or (1,) for s, _ in chain[1]]
-    out_shape = tuple(chain[0][-1][3]) or (1,)
+    shapes = [concrete(s, batch) or (1,) for s, _ in chain[1]]
+    out_shape = concrete(chain[0][-1][3], batch) or (1,)
     fixed = [k for k, a in enumerate(inputs) if a.shape != shapes[k] or
              not (a.flags.c_contiguous and a.flags.writeable)]
 

@@ -20,10 +20,9 @@ import numpy as np
 
 from .target import tvm, vector_bytes
 
-__all__ = ["Unsupported", "unsupported", "collapsed", "generic", "concrete", "GENERIC",
-           "prim_func",
-           "arguments", "emit_nest", "schedule_nest", "NestValue", "EXPRESSIONS",
-           "PARALLEL_FROM"]
+__all__ = ["Unsupported", "unsupported", "collapsed", "generic", "resolved", "with_shapes",
+           "GENERIC", "prim_func", "arguments", "emit_nest", "schedule_nest", "NestValue",
+           "EXPRESSIONS", "PARALLEL_FROM"]
 
 PARALLEL_FROM: int | None = None
 """Outputs with at least this many elements run their outer loops on TVM's threads; None:
@@ -174,9 +173,13 @@ def collapsed(expr: tuple, in_specs: tuple) -> tuple[tuple, tuple]:
         padded = (1,) * (n - len(shape)) + tuple(shape)
         return padded[:n - fused] + (math.prod(padded[n - fused:]),)
 
-    return (tuple((name, operands, params, merge(shape), dtype)
-                  for name, operands, params, shape, dtype in expr),
-            tuple((merge(shape), dtype) for shape, dtype in in_specs))
+    return with_shapes(expr, merge), tuple((merge(shape), dtype) for shape, dtype in in_specs)
+
+
+def with_shapes(expr: tuple, shape_of) -> tuple:
+    """``expr`` with each node's shape mapped by ``shape_of``."""
+    return tuple((name, operands, params, shape_of(shape), dtype)
+                 for name, operands, params, shape, dtype in expr)
 
 
 GENERIC = -1
@@ -204,18 +207,12 @@ def generic(expr: tuple, in_specs: tuple) -> tuple[tuple, tuple]:
         return (GENERIC,) + shape[1:] if len(shape) == n and shape[0] == out_shape[0] else \
             shape
 
-    return (tuple((name, operands, params, free(shape), dtype)
-                  for name, operands, params, shape, dtype in expr),
-            tuple((free(shape), dtype) for shape, dtype in in_specs))
+    return with_shapes(expr, free), tuple((free(shape), dtype) for shape, dtype in in_specs)
 
 
-def concrete(shape, extent: int) -> tuple:
-    """``shape`` with :data:`GENERIC` as the call's ``extent``."""
-    return tuple(extent if d == GENERIC else d for d in shape)
-
-
-def _extents(shape, extent) -> tuple:
-    """``shape`` as TIR takes it: :data:`GENERIC` as the function's ``extent``."""
+def resolved(shape, extent) -> tuple:
+    """``shape`` with :data:`GENERIC` as ``extent``: a call's number, or the generated
+    function's TIR variable."""
     return tuple(extent if d == GENERIC else d for d in shape)
 
 
@@ -273,7 +270,7 @@ def emit_nest(T, members, out_shape, block: str, extent=None) -> None:
         for x in member[2]:
             if isinstance(x, NestValue):
                 x.values = values
-    extents = _extents(out_shape, extent)
+    extents = resolved(out_shape, extent)
     with T.grid(*extents) as loops:
         loops = list(loops) if len(out_shape) > 1 or not isinstance(
             loops, tvm().tirx.Var) else [loops]
@@ -298,10 +295,10 @@ def arguments(T, in_specs, out_shape, out_dtype, extent=None) -> tuple[list, obj
     # emit aligned vector loads that fault on them
     handles = [T.arg(f"in{i}", T.handle()) for i in range(len(in_specs))]
     out_handle = T.arg("out", T.handle())
-    inputs = [T.match_buffer(h, _extents(shape, extent) or (1,), str(np.dtype(dtype)),
+    inputs = [T.match_buffer(h, resolved(shape, extent) or (1,), str(np.dtype(dtype)),
                              align=4, offset_factor=1)
               for h, (shape, dtype) in zip(handles, in_specs)]
-    return inputs, T.match_buffer(out_handle, _extents(out_shape, extent), out_dtype, align=4,
+    return inputs, T.match_buffer(out_handle, resolved(out_shape, extent), out_dtype, align=4,
                                   offset_factor=1)
 
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from sporeling.compiler import Primitive, bind, primitives
 
-from .elementwise import GENERIC, collapsed, unsupported
+from .elementwise import GENERIC, collapsed, unsupported, with_shapes
 from .reduction import reduce_unsupported, scratch, value_shape
 
 __all__ = ["fused_group_p", "Member", "Group", "Layout", "layout", "result_spec", "counts",
@@ -88,10 +88,8 @@ def generic_group(group: Group) -> Group:
         return (GENERIC,) + shape[1:] if len(shape) >= 2 and shape[0] == lead else shape
 
     def member(m: Member) -> Member:
-        params = tuple((name, tuple((op, refs, p, free(shape), dtype)
-                                    for op, refs, p, shape, dtype in value))
-                       if name == "expr" else (name, value) for name, value in m.params)
-        return Member(m.kind, m.refs, params)
+        return Member(m.kind, m.refs, tuple((name, with_shapes(value, free) if name == "expr"
+                                             else value) for name, value in m.params))
     return Group(tuple(map(member, group.members)),
                  tuple((free(shape), dtype) for shape, dtype in group.specs))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .elementwise import GENERIC, NestValue, _extents, emit_nest, schedule_nest
+from .elementwise import GENERIC, NestValue, emit_nest, resolved, schedule_nest
 from .group import Layout, on_stack
 from .reduction import emit_reduce, schedule_reduce
 from .target import tvm
@@ -33,7 +33,7 @@ def group_prim_func(plan: Layout):
             # a reduction's small accumulators are the function's own (group.on_stack)
             buffers = [T.alloc_buffer(shape, str(np.dtype(dtype)))
                        if on_stack(source, shape, dtype) else
-                       T.match_buffer(T.arg(f"a{i}", T.handle()), _extents(shape, extent),
+                       T.match_buffer(T.arg(f"a{i}", T.handle()), resolved(shape, extent),
                                       str(np.dtype(dtype)), align=4, offset_factor=1)
                        for i, (source, (shape, dtype)) in enumerate(zip(plan.sources,
                                                                          plan.args))]
@@ -43,7 +43,7 @@ def group_prim_func(plan: Layout):
                 if isinstance(a, tuple):  # an argument in another (collapsed) shape
                     if a not in views:
                         source = buffers[a[0]]
-                        views[a] = T.decl_buffer(_extents(a[1], extent), source.dtype,
+                        views[a] = T.decl_buffer(resolved(a[1], extent), source.dtype,
                                                  data=source.data,
                                                  elem_offset=source.elem_offset, align=4)
                     return views[a]

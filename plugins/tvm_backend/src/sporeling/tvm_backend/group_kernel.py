@@ -75,7 +75,7 @@ def _group_call(members, inputs, specs=None):
     # where an argument fails (ValueError, BufferError: TVM reads compact, writeable
     # arrays only; TypeError: a program's constant that is a Python number) the inputs are
     # copied into arrays it takes
-    fed = [(specs[k][0], np.dtype(specs[k][1])) if k < n_in else None for k in order]
+    fed = [(specs[at][0], np.dtype(specs[at][1])) if at < n_in else None for at in order]
     blocks: dict = {}  # which results the call allocates -> where they lie in one block
     everything = (True,) * n_out
 

@@ -26,7 +26,7 @@ import numpy as np
 from sporeling.compiler.passes import dump_dir
 
 from . import cache
-from .elementwise import collapsed, concrete, generic, prim_func, unsupported
+from .elementwise import collapsed, generic, prim_func, resolved, unsupported
 from .group import Group, generic_group, layout
 from .reduction import reduce_prim_func, reduce_unsupported, scratch, value_shape
 from .subnormals import flushing
@@ -365,8 +365,8 @@ def _call(expr, inputs):
     # the arrays as the compiled function declares them: collapsed shapes (views), 0-d
     # inputs as shape (1,); TVM reads compact, writeable arrays only (DLPack): the
     # positions that were not (a broadcast constant...) are copied on every call
-    shapes = [concrete(s, batch) or (1,) for s, _ in chain[1]]
-    out_shape = concrete(chain[0][-1][3], batch) or (1,)
+    shapes = [resolved(s, batch) or (1,) for s, _ in chain[1]]
+    out_shape = resolved(chain[0][-1][3], batch) or (1,)
     fixed = [k for k, a in enumerate(inputs) if a.shape != shapes[k] or
              not (a.flags.c_contiguous and a.flags.writeable)]
 

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .elementwise import GENERIC, _extents, _ops, _values, arguments, unsupported
+from .elementwise import GENERIC, _ops, _values, arguments, resolved, unsupported
 from .target import tvm
 
 __all__ = ["reduce_prim_func", "emit_reduce", "schedule_reduce", "reduce_unsupported", "scratch",
@@ -111,10 +111,11 @@ def emit_reduce(T, expr, in_specs, axis, reduce, inputs, out, part, totals,
     ops = _ops()
     full, dtype, wide, kept, out_shape, first, split, part_axes, part_shape = \
         _layout(expr, in_specs, axis)
-    count = math.prod(1 if full[k] == GENERIC else full[k] for k in axis)
-    count = tir.const(count, wide) if all(full[k] != GENERIC for k in axis) else \
-        tir.Cast(wide, extent) * tir.const(count, wide)
-    full, part_shape, out_shape = (_extents(s, extent) for s in (full, part_shape, out_shape))
+    # what a mean divides by: the reduced extents, a generic one the function's variable
+    count = tir.const(math.prod(1 if full[k] == GENERIC else full[k] for k in axis), wide)
+    if any(full[k] == GENERIC for k in axis):
+        count = tir.Cast(wide, extent) * count
+    full, part_shape, out_shape = (resolved(s, extent) for s in (full, part_shape, out_shape))
     last = len(expr) - 1
     narrow = dtype if split else wide
     with T.grid(*full) as loops:

@@ -13,6 +13,7 @@ from sporeling.runtime import get_backend, get_kernels
 from sporeling.tvm_backend import kernels, pool_kernel
 from sporeling.tvm_backend.pooling import PoolSpec
 from sporeling.tvm_backend.target import target, tvm
+from sporeling.tvm_backend.tir_text import parsed
 
 TVM, NUMPY = get_backend("tvm"), get_backend("numpy")
 _FORWARD = get_kernels().lookup("numpy", "max_pool2d")
@@ -160,7 +161,7 @@ def test_generated_functions_allocate_nothing_from_tvms_workspace():
     for kind in ("max_pool2d", "max_pool2d_scatter"):
         for geometry in [((8, 8), (2, 2), (2, 2), ((0, 0), (0, 0)), (1, 1)),
                          ((9, 7), (3, 3), (2, 1), ((1, 1), (1, 0)), (1, 2))]:
-            func = tvm().script.from_source(PoolSpec(kind, *geometry, "float32").source())
+            func = parsed(PoolSpec(kind, *geometry, "float32").source())
             module = tvm().compile(tvm().IRModule(
                 {"main": func.with_attr("global_symbol", "main")}), target=target())
             assert not re.search(r"__TVMBackendAllocWorkspace", module.mod.inspect_source("ll"))

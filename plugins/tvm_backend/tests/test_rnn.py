@@ -11,6 +11,7 @@ from sporeling.runtime import get_backend, get_kernels
 from sporeling.tvm_backend import kernels, rnn_kernel
 from sporeling.tvm_backend.rnn import MAX_BATCH, RnnSpec, rnn_source
 from sporeling.tvm_backend.target import target, tvm
+from sporeling.tvm_backend.tir_text import parsed
 
 TVM, NUMPY = get_backend("tvm"), get_backend("numpy")
 _KINDS = ("lstm", "gru", "lstm_grad", "gru_grad")
@@ -126,7 +127,7 @@ def test_generated_functions_allocate_nothing_from_tvms_workspace():
     workspace allocator is missing from a module loaded through TVM's FFI alone."""
     for cts in (None, (True, True, True)):
         spec = RnnSpec("lstm", 3, 2, 5, 20, 2, 2, True, True, "float32", cts)
-        func = tvm().script.from_source(rnn_source(spec))
+        func = parsed(rnn_source(spec))
         module = tvm().compile(tvm().IRModule({"main": func.with_attr("global_symbol", "main")}),
                                target=target())
         llvm = module.mod.inspect_source("ll")

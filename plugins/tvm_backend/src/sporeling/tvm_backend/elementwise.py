@@ -18,6 +18,7 @@ import math
 
 import numpy as np
 
+from .entry import declare
 from .target import tvm, vector_bytes
 
 __all__ = ["Unsupported", "unsupported", "collapsed", "generic", "resolved", "with_shapes",
@@ -232,7 +233,7 @@ def prim_func(expr: tuple, in_specs: tuple):
     with IRBuilder() as builder:
         with T.prim_func(s_tir=True):
             extent = T.int64() if GENERIC in out_shape else None
-            inputs, out = arguments(T, in_specs, out_shape, out_dtype, extent)
+            *inputs, out = arguments(T, in_specs, out_shape, out_dtype, extent)
             emit_nest(T, [(expr, in_specs, inputs, out)], out_shape, "out", extent)
     sch = t.s_tir.Schedule(builder.get())
     schedule_nest(sch, "out", out_shape, out_dtype, [s for s, _ in in_specs])
@@ -285,21 +286,17 @@ def emit_nest(T, members, out_shape, block: str, extent=None) -> None:
                 T.buffer_store(out, value, index)
 
 
-def arguments(T, in_specs, out_shape, out_dtype, extent=None) -> tuple[list, object]:
-    """Inside ``T.prim_func()``: the function ``main(in0, ..., out)`` over NumPy's arrays,
-    its input buffers and its output buffer (``extent``: the TIR variable a
-    :data:`GENERIC` extent stands for)."""
+def arguments(T, in_specs, out_shape, out_dtype, extent=None, extra=()) -> list:
+    """Inside ``T.prim_func()``: the function ``main(in0, ..., out, *extra)`` over NumPy's
+    arrays (:func:`~.entry.declare`), its input buffers, its output buffer and those of
+    ``extra`` (``(name, shape, dtype)`` each); ``extent``: the TIR variable a
+    :data:`GENERIC` extent stands for."""
     T.func_name("main")
     T.func_attr({"tirx.noalias": True})
-    # align=4: NumPy's arrays are 16-byte aligned at best, and TVM's default (64) lets LLVM
-    # emit aligned vector loads that fault on them
-    handles = [T.arg(f"in{i}", T.handle()) for i in range(len(in_specs))]
-    out_handle = T.arg("out", T.handle())
-    inputs = [T.match_buffer(h, resolved(shape, extent) or (1,), str(np.dtype(dtype)),
-                             align=4, offset_factor=1)
-              for h, (shape, dtype) in zip(handles, in_specs)]
-    return inputs, T.match_buffer(out_handle, resolved(out_shape, extent), out_dtype, align=4,
-                                  offset_factor=1)
+    names = [f"in{i}" for i in range(len(in_specs))] + ["out"] + [n for n, _, _ in extra]
+    specs = [(resolved(shape, extent) or (1,), dtype) for shape, dtype in in_specs] + \
+        [(resolved(out_shape, extent), out_dtype)] + [(s, d) for _, s, d in extra]
+    return declare([T.arg(name, T.handle()) for name in names], specs)
 
 
 def _invariant(expr, in_specs) -> set:

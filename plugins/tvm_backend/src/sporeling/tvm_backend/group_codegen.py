@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .elementwise import GENERIC, NestValue, emit_nest, resolved, schedule_nest
+from .entry import declare
 from .group import Layout, on_stack
 from .reduction import emit_reduce, schedule_reduce
 from .target import tvm
@@ -29,14 +30,16 @@ def group_prim_func(plan: Layout):
             T.func_attr({"tirx.noalias": True})
             # a generic batch extent (group.generic_group): read from the arrays
             extent = T.int64() if any(GENERIC in shape for shape, _ in plan.args) else None
-            # align=4: NumPy's arrays are not 64-byte aligned (see elementwise.arguments);
-            # a reduction's small accumulators are the function's own (group.on_stack)
-            buffers = [T.alloc_buffer(shape, str(np.dtype(dtype)))
-                       if on_stack(source, shape, dtype) else
-                       T.match_buffer(T.arg(f"a{i}", T.handle()), resolved(shape, extent),
-                                      str(np.dtype(dtype)), align=4, offset_factor=1)
-                       for i, (source, (shape, dtype)) in enumerate(zip(plan.sources,
-                                                                         plan.args))]
+            # the arrays passed (entry.declare); a reduction's small accumulators are the
+            # function's own (group.on_stack)
+            own = [on_stack(source, shape, dtype)
+                   for source, (shape, dtype) in zip(plan.sources, plan.args)]
+            passed = iter(declare(
+                [T.arg(f"a{i}", T.handle()) for i, mine in enumerate(own) if not mine],
+                [(resolved(shape, extent), dtype)
+                 for mine, (shape, dtype) in zip(own, plan.args) if not mine]))
+            buffers = [T.alloc_buffer(shape, str(np.dtype(dtype))) if mine else next(passed)
+                       for mine, (shape, dtype) in zip(own, plan.args)]
             views: dict = {}
 
             def operand(a, members=()):
@@ -44,8 +47,7 @@ def group_prim_func(plan: Layout):
                     if a not in views:
                         source = buffers[a[0]]
                         views[a] = T.decl_buffer(resolved(a[1], extent), source.dtype,
-                                                 data=source.data,
-                                                 elem_offset=source.elem_offset, align=4)
+                                                 data=source.data, align=4)
                     return views[a]
                 return buffers[a] if a >= 0 else NestValue(_position(members, -1 - a))
 

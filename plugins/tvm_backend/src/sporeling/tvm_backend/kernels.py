@@ -31,7 +31,7 @@ from .group import Group, generic_group, layout
 from .reduction import reduce_prim_func, reduce_unsupported, scratch, value_shape
 from .subnormals import flushing
 from .target import target, tvm
-from .tir_text import Generated
+from .tir_text import Generated, parsed
 
 _ndarray = np.ndarray
 __all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "function", "compact",
@@ -98,7 +98,7 @@ def _reduction(chain) -> bool:
 def _prim_func(chain):
     """The TensorIR function of a chain, a reduction or a function written as text."""
     if isinstance(chain, Generated):
-        return tvm().script.from_source(chain.source())
+        return parsed(chain.source())
     if isinstance(chain, Group):
         from .group_codegen import group_prim_func
         return group_prim_func(layout(chain.members, chain.specs))["main"]

@@ -90,11 +90,10 @@ def reduce_prim_func(expr: tuple, in_specs: tuple, axis: tuple, reduce: str):
 
     with IRBuilder() as builder:
         with T.prim_func(s_tir=True):
-            inputs, out = arguments(T, in_specs, out_shape, dtype)
             (part_shape, part_dtype), (acc_shape, acc_dtype) = scratch(expr, in_specs, axis)
-            part_handle, acc_handle = T.arg("part", T.handle()), T.arg("acc", T.handle())
-            part = T.match_buffer(part_handle, part_shape, part_dtype, align=4, offset_factor=1)
-            totals = T.match_buffer(acc_handle, acc_shape, acc_dtype, align=4, offset_factor=1)
+            *inputs, out, part, totals = arguments(
+                T, in_specs, out_shape, dtype,
+                extra=[("part", part_shape, part_dtype), ("acc", acc_shape, acc_dtype)])
             emit_reduce(T, expr, in_specs, axis, reduce, inputs, out, part, totals)
     sch = t.s_tir.Schedule(builder.get())
     schedule_reduce(sch, expr, in_specs, axis)

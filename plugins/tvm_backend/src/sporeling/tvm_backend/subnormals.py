@@ -11,8 +11,9 @@ the main job's Adam update (one generated function, 61k parameters) went from 50
 are subnormal (below 1.2e-38 in float32, 2.2e-308 in float64): those are zero. ``jit_level``
 O1 (NumPy's and oneDNN's kernels) keeps them.
 
-The generated bodies contain no early return (no assertion inside a loop nest; argument
-checks run before the body), so the restore always runs.
+The register is set after the arguments' checks (:func:`~.entry.declare`'s assertions, which
+return at once when they fail) and the bodies contain no other early return (no assertion
+inside a loop nest), so the restore always runs.
 """
 from __future__ import annotations
 
@@ -41,10 +42,22 @@ def flushing(func):
     def register(intrinsic: str, slot: int):
         address = tir.address_of(tir.BufferLoad(state, [slot]))
         return tir.Evaluate(tir.call_llvm_intrin("void", intrinsic, address))
-    return func.with_body(tir.SeqStmt([
-        tir.DeclBuffer(state, data=tir.tvm_stack_alloca("shape", 1)),
-        register("llvm.x86.sse.stmxcsr", 0),
-        tir.BufferStore(state, tir.BufferLoad(state, [0]) | _FTZ_DAZ, [1]),
-        register("llvm.x86.sse.ldmxcsr", 1),
-        func.body,
-        register("llvm.x86.sse.ldmxcsr", 0)]))
+    flush = [tir.DeclBuffer(state, data=tir.tvm_stack_alloca("shape", 1)),
+             register("llvm.x86.sse.stmxcsr", 0),
+             tir.BufferStore(state, tir.BufferLoad(state, [0]) | _FTZ_DAZ, [1]),
+             register("llvm.x86.sse.ldmxcsr", 1)]
+    # the statements of the function, inside its root block where it has one (TensorIR)
+    from tvm.s_tir.stmt import SBlock, SBlockRealize
+    root = func.body if isinstance(func.body, SBlockRealize) else None
+    body = root.block.body if root is not None else func.body
+    body = list(body.seq) if isinstance(body, tir.SeqStmt) else [body]
+    checked = max((k + 1 for k, stmt in enumerate(body) if isinstance(stmt, tir.AssertStmt)),
+                  default=0)
+    body = tir.SeqStmt(body[:checked] + flush + body[checked:] +
+                       [register("llvm.x86.sse.ldmxcsr", 0)])
+    if root is not None:
+        block = root.block
+        body = SBlockRealize(root.iter_values, root.predicate, SBlock(
+            block.iter_vars, block.reads, block.writes, block.name_hint, body, block.init,
+            block.alloc_buffers, block.match_buffers, block.annotations))
+    return func.with_body(body)

@@ -17,7 +17,10 @@ import re
 
 import numpy as np
 
-__all__ = ["Generated", "header", "Writer", "accumulate", "accumulator_shape", "lanes",
+from .entry import declare
+from .target import tvm
+
+__all__ = ["Generated", "header", "parsed", "Writer", "accumulate", "accumulator_shape", "lanes",
            "transpose", "at"]
 
 
@@ -33,17 +36,25 @@ class Generated:
 
 def header(buffers, extents: tuple = ()) -> list[str]:
     """The first lines of ``main``: its arguments, the buffers ``(name, shape, dtype)``
-    (``shape`` as text, e.g. ``"(rows, 10)"``), with ``extents`` the symbolic int64 extents
-    their shapes may use (one function for every such size). ``align=4``: NumPy's arrays
-    are not 64-byte aligned (TVM's default alignment lets LLVM emit aligned vector loads
-    that fault on them); ``noalias``: no argument overlaps another."""
+    (``shape`` as text, e.g. ``"(rows, 10)"``), declared by :func:`~.entry.declare`
+    (which :func:`parsed` lends the text), with ``extents`` the symbolic int64 extents
+    their shapes may use (one function for every such size). ``noalias``: no argument
+    overlaps another."""
+    names = [name for name, _, _ in buffers]
     lines = ["@T.prim_func",
-             "def main(" + ", ".join(f"{name}_h: T.handle" for name, _, _ in buffers) + "):",
+             "def main(" + ", ".join(f"{name}_h: T.handle" for name in names) + "):",
              '    T.func_attr({"tirx.noalias": True})']
     lines += [f"    {name} = T.int64()" for name in extents]
-    lines += [f"    {name} = T.match_buffer({name}_h, {shape}, {dtype!r}, align=4, "
-              "offset_factor=1)" for name, shape, dtype in buffers]
+    lines.append(f"    {', '.join(names)}, = declare([{', '.join(f'{n}_h' for n in names)}], "
+                 f"[{', '.join(f'({shape}, {dtype!r})' for _, shape, dtype in buffers)}])")
     return lines
+
+
+def parsed(text: str):
+    """The function TVMScript ``text`` (written with :func:`header`) defines."""
+    script = tvm().script  # first: it imports TVM as this plugin does (target.tvm)
+    from tvm.script.parser import tirx
+    return script.from_source(text, extra_vars={"T": tirx, "declare": declare})
 
 
 class Writer:

@@ -2,6 +2,8 @@
 alignment, chains it does not generate, the backend stack, one module per program and
 the disk cache."""
 import os
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -258,6 +260,30 @@ def test_the_two_modules_share_the_work_the_same_way_every_time():
     assert sorted(first[0] + second[0]) == sorted(chains)
     assert {len(first[0]), len(second[0])} == {2, 3}
     assert kernels._halves(chains, keys) == (first, second)  # a second process's too
+
+
+def test_one_module_makes_its_tensorir_before_the_other_starts(monkeypatch):
+    """Making TensorIR holds the GIL: the second module's waits for the first's, whose
+    LLVM then runs while the second's is made."""
+    kernels.forget()
+    monkeypatch.setattr(kernels.os, "cpu_count", lambda: 2)
+    spans = []
+    real = kernels._prim_func
+
+    def timed(chain):
+        start = time.perf_counter()
+        try:
+            return real(chain)
+        finally:
+            spans.append((threading.current_thread().name, start, time.perf_counter()))
+
+    monkeypatch.setattr(kernels, "_prim_func", timed)
+    kernels.compile_chains(_chains(4))
+    other = [s for s in spans if s[0] == "sporeling-tvm-compile"]
+    mine = [s for s in spans if s[0] != "sporeling-tvm-compile"]
+    assert len(other) == len(mine) == 2
+    assert max(end for _, _, end in other) <= min(start for _, start, _ in mine)
+    kernels.forget()
 
 
 def test_the_stack_tvm_then_onednn_then_numpy():

@@ -111,16 +111,19 @@ def _load(chains: list) -> bool:
     _COMPILED; whether that worked. On a machine of two cores or more, two or more
     functions make two modules, compiled (or loaded) at once on two threads: TVM's LLVM
     releases the GIL while it optimises and writes code, most of a cold start (two
-    modules of 12 chains each: 1.05 s one after the other, 0.58 s together)."""
+    modules of 12 chains each: 1.05 s one after the other, 0.58 s together). Making
+    TensorIR is Python: the first module (the heaviest function's) makes its own before
+    the second starts, so that its LLVM runs while the second's is made."""
     keys = [_key(chain) for chain in chains]
     if len(chains) < 2 or (os.cpu_count() or 1) < 2 or dump_dir() is not None:
         return _load_module(chains, keys)
     first, second = _halves(chains, keys)
     done: list = []
-    other = threading.Thread(target=lambda: done.append(_load_module(*first)),
+    generated = threading.Event()  # the first module's TensorIR is made
+    other = threading.Thread(target=lambda: done.append(_load_module(*first, made=generated)),
                              name="sporeling-tvm-compile")
     other.start()
-    ok = _load_module(*second)
+    ok = _load_module(*second, after=generated)
     other.join()
     return ok and done == [True]
 
@@ -149,13 +152,21 @@ def _halves(chains: list, keys: list) -> tuple:
                  for part in parts)
 
 
-def _load_module(chains: list, keys: list) -> bool:
-    """One module of ``chains`` (their cache ``keys``), from the disk cache or built."""
+def _load_module(chains: list, keys: list, made=None, after=None) -> bool:
+    """One module of ``chains`` (their cache ``keys``), from the disk cache or built;
+    ``made``: an event set once its TensorIR is made (or not needed), ``after``: one to
+    wait for before making it."""
     names = {f"chain{k}": chain for k, chain in enumerate(chains)}
     functions: dict = {}
 
     def build():
-        functions.update((name, _prim_func(chain)) for name, chain in names.items())
+        if after is not None:
+            after.wait()
+        try:
+            functions.update((name, _prim_func(chain)) for name, chain in names.items())
+        finally:
+            if made is not None:
+                made.set()
         return _build(functions)
     dump = dump_dir()
     try:
@@ -164,6 +175,9 @@ def _load_module(chains: list, keys: list) -> bool:
     except Exception as error:  # noqa: BLE001 - TVM's errors have no common class
         log.info("TVM failed on a module of %d chains (%s)", len(chains), error)
         return False
+    finally:
+        if made is not None:
+            made.set()
     if dump is not None:
         _dump(dump, cache.key(keys), functions, library)
     for name, chain in names.items():

@@ -8,6 +8,8 @@ import pytest
 
 from sporeling.tvm_backend import kernels, subnormals
 from sporeling.tvm_backend.elementwise import GENERIC, prim_func
+from sporeling.tvm_backend.normalize import NORM_WORK, NormSpec
+from sporeling.tvm_backend.tir_text import parsed
 
 F4 = np.dtype(np.float32).str
 
@@ -50,6 +52,23 @@ def test_arrays_that_do_not_fit_raise_a_value_error_and_keep_the_callers_registe
         library["main"](x, bad, out)
     assert not out.any()  # refused before the loops
     # the assertion returns before the register is set: NumPy keeps its subnormals
+    assert np.float32(2e-38) * np.float32(0.5) == np.float32(1e-38)
+
+
+def test_a_function_written_as_text_checks_its_arrays_too():
+    """Its header declares the arrays the same way (normalize: x, y, mean, var, work)."""
+    spec = NormSpec(6, "float32", 1e-5)
+    library = kernels._build({"main": parsed(spec.source())})
+    x = np.random.default_rng(0).standard_normal((4, 6)).astype(np.float32)
+    args = [np.empty((4,), np.float32), np.empty((4,), np.float32), np.empty(NORM_WORK)]
+    y = np.empty((4, 6), np.float32)
+    library["main"](x, y, *args)
+    np.testing.assert_allclose(y, (x - x.mean(1, keepdims=True)) /
+                               np.sqrt(x.var(1, keepdims=True) + 1e-5), rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="expected compact CPU arrays"):
+        library["main"](np.ones((4, 12), np.float32)[:, ::2], y, *args)
+    with pytest.raises(ValueError, match="one batch size"):
+        library["main"](x, np.empty((5, 6), np.float32), *args)
     assert np.float32(2e-38) * np.float32(0.5) == np.float32(1e-38)
 
 

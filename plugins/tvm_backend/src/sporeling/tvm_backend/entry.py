@@ -25,7 +25,8 @@ _DATA, _SHAPE, _STRIDES, _NDIM, _CODE, _BITS, _LANES, _OFFSET, _DEVICE = \
     1, 2, 3, 4, 5, 6, 7, 8, 10
 _VALUE = 15
 _CPU = 1
-_TYPE_CODES = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}  # NumPy's kinds, as DLPack has them
+# NumPy's kinds (ml_dtypes' bfloat16 by name), as DLPack codes them
+_TYPE_CODES = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6, "bfloat16": 4}
 
 
 def declare(handles, specs) -> list:
@@ -47,7 +48,10 @@ def declare(handles, specs) -> list:
     for k, (h, (shape, dtype)) in enumerate(zip(handles, specs)):
         T.evaluate(tir.op.tvm_struct_set(arrays, k, _VALUE, h))
         dtype = np.dtype(dtype)
-        row = [len(shape), _TYPE_CODES[dtype.kind], dtype.itemsize * 8] + \
+        code = _TYPE_CODES.get(dtype.name, _TYPE_CODES.get(dtype.kind))
+        if code is None:
+            raise ValueError(f"no DLPack type code for {dtype}")
+        row = [len(shape), code, dtype.itemsize * 8] + \
             [-1 if isinstance(e, tir.Var) else int(e) for e in shape]
         for j, value in enumerate(row):
             T.buffer_store(wanted, tir.const(value, i64), [k, j])

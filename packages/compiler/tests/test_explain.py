@@ -45,3 +45,17 @@ def test_a_primitives_describe_rule_details_its_calls(monkeypatch):
     monkeypatch.setattr(primitives()["sum"], "describe", lambda **params: f"axis {params['axis']}")
     row = [r for r in explain(exe, level="O0").splitlines() if " sum " in r][0]
     assert "f32[4,3] -> f32[4]  (axis (1,))" in row
+
+
+def test_the_bodies_of_control_flow_are_reported_under_their_program():
+    from sporeling.compiler.ops.control import fori_loop
+    x = np.ones((4, 3), np.float32)
+    graph = make_graph(lambda v: fori_loop(0, 3, lambda i, v: ops.tanh(ops.mul(v, 2.0)), v), x)
+    report = explain(compile_graph(graph, level="O1", backend=get_backend("numpy")),
+                     level="O1")
+    main, _, sub = report.partition("\n\n    sub-program ")
+    assert "fused: nothing" in main and "scan" in main  # fori_loop: a scan
+    assert sub, report  # the loop's body, compiled once, has its own report
+    assert "fused: 1 elementwise chain of 2 equations" in sub
+    assert "(mul, tanh)" in sub
+    assert all(line.startswith("    ") for line in sub.splitlines()[1:] if line)

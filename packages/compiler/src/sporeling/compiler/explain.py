@@ -39,8 +39,14 @@ def explain(executable, level: str | None = None) -> str:
     """The report of ``executable`` (a compiled graph, :class:`~.pipeline.Executable`):
     a summary -- chains fused, calls per provider, what a code-generating backend did not
     generate and why -- then one line per call with its operands' and results' shapes and
-    the user's source line where it has one."""
-    lowered = executable.program
+    the user's source line where it has one; then the same for each sub-program (the
+    bodies and conditions of its ``cond``, ``while_loop`` and ``scan``, compiled once each),
+    indented under it."""
+    return "\n".join(_report(executable.program, level, ""))
+
+
+def _report(lowered, level, indent: str) -> list[str]:
+    """The lines of :func:`explain` for one lowered program and its sub-programs."""
     program = lowered.program
     backend = program.backend
     specs = _slot_specs(lowered)
@@ -55,7 +61,8 @@ def explain(executable, level: str | None = None) -> str:
             not_generated.append(f"#{k} {ins.name}: {report}")
         rows.append((k, ins, report, operands))
     native = " (native)" if getattr(backend, "native", False) else ""
-    lines = [f"program {program.name}: jit_level {level or '?'}, lowered on "
+    what = "program" if not indent else "sub-program"
+    lines = [f"{what} {program.name}: jit_level {level or '?'}, lowered on "
              f"{backend.name}{native}, {len(program.instructions)} calls, arena "
              f"{_size(program.arena_bytes)}"]
     lines += _fusion_summary(program.instructions)
@@ -81,7 +88,9 @@ def explain(executable, level: str | None = None) -> str:
         if ins.where:
             text += f"  at {ins.where}"
         lines.append(text)
-    return "\n".join(lines)
+    for sub in lowered.sub_programs:
+        lines += [""] + _report(sub, level, "    ")
+    return [indent + line if line else line for line in lines]
 
 
 def _fused(instructions):

@@ -55,8 +55,8 @@ def header(buffers, extents: tuple = ()) -> list[str]:
 def parsed(text: str):
     """The function TVMScript ``text`` (written with :func:`header` and :class:`Writer`)
     defines, made by running its lines through TVM's IR builder (:func:`_run`: what TVM's
-    parser does with them, ~5x faster -- that parser is Python, ~1 ms a line, most of a cold
-    LSTM's compile); a line of another form goes to TVM's parser."""
+    parser does with them, ~20x faster -- that parser is Python, ~1 ms a line: the LSTM
+    gradient's text 0.44 -> 0.02 s); a line of another form goes to TVM's parser."""
     try:
         return _run(text)
     except _Unknown:
@@ -119,7 +119,7 @@ def _run(text: str):
             if isinstance(value, tvm().runtime.Object):
                 IRBuilder.name(name, value)
 
-    frames: list = []  # (indentation, frame) of the loops open
+    frames: list = []  # (indentation, frame) of the function and the loops open
     with IRBuilder() as builder:
         for line in text.splitlines():
             body = line.strip()

@@ -142,8 +142,11 @@ def _run(text: str):
                 frame = eval(match[2])
                 loops = frame.__enter__()
                 frames.append((depth, frame))
+                loops = list(loops) if isinstance(loops, (list, tuple)) else [loops]
                 targets = match[1].split(", ")
-                bind(zip(targets, loops if len(targets) > 1 else [loops]))
+                if len(targets) != len(loops):
+                    raise _Unknown(body)
+                bind(zip(targets, loops))
             elif (match := _STORE.match(body)) is not None:
                 buffer = names[match[1]]
                 value = eval(match[3])

@@ -142,7 +142,7 @@ def _run(text: str):
                 frame = eval(match[2])
                 loops = frame.__enter__()
                 frames.append((depth, frame))
-                loops = list(loops) if isinstance(loops, (list, tuple)) else [loops]
+                loops = [loops] if isinstance(loops, tir.Var) else list(loops)
                 targets = match[1].split(", ")
                 if len(targets) != len(loops):
                     raise _Unknown(body)

@@ -187,6 +187,35 @@ def test_parameters_are_updated_in_their_own_buffers():
         np.testing.assert_allclose(o, w, rtol=1e-5, atol=1e-6)
 
 
+def _amsgrad(w, m, v, vmax, g, step):
+    """Adam's update with AMSGrad: the step reads m' and max(vmax, v') -- values other
+    chains of its loop compute, each written over its own old value."""
+    t = ops.add(step, 1)
+    m2 = ops.add(ops.mul(m, 0.9), ops.mul(g, 0.1))
+    v2 = ops.add(ops.mul(v, 0.999), ops.mul(ops.mul(g, g), 0.001))
+    vmax2 = ops.maximum(vmax, v2)
+    scale = ops.div(ops.sqrt(ops.sub(1.0, ops.pow(0.999, ops.cast(t, np.float32)))),
+                    ops.sub(1.0, ops.pow(0.9, ops.cast(t, np.float32))))
+    w2 = ops.sub(w, ops.div(ops.mul(ops.mul(m2, scale), 0.01), ops.add(ops.sqrt(vmax2), 1e-8)))
+    return tuple(ops.assign(p, x) for p, x in ((w, w2), (m, m2), (v, v2), (vmax, vmax2))) + (t,)
+
+
+@pytest.mark.parametrize("shape", [(16, 6), (6, 5), (3, 37)])
+def test_a_member_reading_another_sees_its_new_value_not_a_new_input(shape):
+    """In place, a chain's result is written over its old value: a later chain of the loop
+    reading that result must get it, not recompute it from the overwritten input (Adam with
+    AMSGrad on a (16, 6) weight: the 6-wide loop's remainder read the new moments)."""
+    state = [_rand(*shape, seed=k) for k in range(5)] + [np.array(3, np.int64)]
+    state[2] = np.abs(state[2])
+    state[3] = np.abs(state[3]) * 0.5
+    want = lower(make_graph(_amsgrad, *state), backend=NUMPY)(*[a.copy() for a in state])
+    graph, _ = _grouped(_amsgrad, *state)
+    outs = lower(graph, backend=TVM)(*state)
+    assert all(o is p for o, p in zip(outs[:4], state[:4]))  # written in place
+    for o, w in zip(outs, want):
+        np.testing.assert_allclose(o, w, rtol=1e-5, atol=1e-6)
+
+
 def test_members_run_one_by_one_where_the_group_is_not_generated(monkeypatch):
     state = _state()
     graph, plain = _grouped(_two_parameters, *state)

@@ -242,7 +242,8 @@ def prim_func(expr: tuple, in_specs: tuple):
 
 class NestValue:
     """An operand of a chain in a loop nest that is the value an earlier chain of the same
-    nest computes at the same index (see :func:`emit_nest`): read, it is that value."""
+    nest computes at the same index (see :func:`emit_nest`): read, it is that chain's
+    result at the index, just stored."""
 
     def __init__(self, member: int):
         self.member = member
@@ -256,7 +257,7 @@ def emit_nest(T, members, out_shape, block: str, extent=None) -> None:
     """Inside ``T.prim_func()``: one loop nest over ``out_shape`` (sblock ``block``) that
     stores, at each index, every member chain's value into its output -- ``members`` are
     ``(expr, in_specs, inputs, out)``, computed in order; an input may be a
-    :class:`NestValue` of an earlier member (its value at the index, never reloaded).
+    :class:`NestValue` of an earlier member (its result at the index, as just stored).
     ``extent``: the TIR variable a :data:`GENERIC` extent stands for."""
     tir = tvm().tirx
     ops = _ops()
@@ -279,11 +280,16 @@ def emit_nest(T, members, out_shape, block: str, extent=None) -> None:
             index = [T.axis.spatial(n, i) for n, i in zip(extents, loops)]
             for m, ((expr, in_specs, inputs, out), given) in enumerate(zip(members, known)):
                 last = len(expr) - 1
-                # a later member reading it gets the expression itself (LLVM computes it
-                # once): bound to a variable, TVM's vectoriser gave every lane one lane's
-                values[m] = value = _values(expr, in_specs, inputs, index, ops, tir, given,
-                                            {last})[last]
-                T.buffer_store(out, value, index)
+                T.buffer_store(out, _values(expr, in_specs, inputs, index, ops, tir, given,
+                                            {last})[last], index)
+                # a later member reading it reads it where it was just stored (LLVM
+                # forwards the stored value: no load). Its expression written again (as
+                # before) re-read its inputs after this store, which may have written over
+                # one: a Parameter's update in place (Adam's moments, read again for the
+                # weight's step, were then the new ones where LLVM reloaded them -- the
+                # scalar remainder of a 6-wide loop). Bound to a variable instead, TVM's
+                # vectoriser gave every lane of a short loop one lane's value.
+                values[m] = out[tuple(index)]
 
 
 def arguments(T, in_specs, out_shape, out_dtype, extent=None, extra=()) -> list:

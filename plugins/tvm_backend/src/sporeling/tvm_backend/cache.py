@@ -24,7 +24,7 @@ from .target import cpu_identity, ffi
 __all__ = ["load_or_build", "cache_dir", "key"]
 
 log = logging.getLogger("sporeling.tvm")
-FORMAT = 16  # bump when the generated code changes for the same chains
+FORMAT = 17  # bump when the generated code changes for the same chains
 
 
 def cache_dir() -> str:

@@ -67,7 +67,9 @@ def group_prim_func(plan: Layout):
         if nest[0] == "chains":
             _, shape, dtype, members = nest
             schedule_nest(sch, f"n{k}", shape, dtype,
-                          [s for member in members for s, _ in member[2]])
+                          [s for member in members for s, _ in member[2]],
+                          reads_back=any(isinstance(a, int) and a < 0
+                                         for member in members for a in member[3]))
         else:
             _, _, expr, specs, axis, *_ = nest
             schedule_reduce(sch, expr, specs, axis, f"n{k}_")

@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+from timing import print_table, spread  # noqa: E402 - bench's own module
 BUDGETS = {"mlp": 1.5, "lenet": 1.5, "lstm": 2.0}  # cold; warm: 0.2 s for every workload
 
 CHILD = r'''
@@ -49,12 +51,6 @@ def _first_call(workload: str, home: str, backend: str) -> float:
     return float(done.stdout.split()[-1])
 
 
-def _cell(samples) -> str:
-    return (f"{statistics.median(samples):.2f} s "
-            f"({min(samples):.2f}-{max(samples):.2f})" if len(samples) > 1
-            else f"{samples[0]:.2f} s")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -75,10 +71,8 @@ def main() -> None:
         budget = BUDGETS.get(workload)
         met = "-" if budget is None else \
             f"{budget} s: {'met' if statistics.median(cold) <= budget else 'missed'}"
-        rows.append([workload, _cell(cold), met, _cell(warm),
+        rows.append([workload, spread(cold, unit=" s"), met, spread(warm, unit=" s"),
                      f"0.2 s: {'met' if statistics.median(warm) <= 0.2 else 'missed'}"])
-    sys.path.insert(0, str(BENCH))
-    from timing import print_table
     print(f"Graph mode on {args.backend}: the first training step in a fresh process, "
           f"{args.runs} runs")
     print_table(["workload", "cold (empty cache)", "budget", "warm (second process)",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -22,6 +21,8 @@ import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+from timing import spread  # noqa: E402 - bench's own module
 
 CHILD = r'''
 import os, sys, time
@@ -70,12 +71,6 @@ def _run(workload: str, home: str, out: str, cache: bool) -> tuple[float, float]
     return converter, whole
 
 
-def _cell(samples) -> str:
-    return (f"{statistics.median(samples):.0f} "
-            f"({min(samples):.0f}-{max(samples):.0f})" if len(samples) > 1
-            else f"{samples[0]:.0f}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -89,8 +84,8 @@ def main() -> None:
             first = [_run(workload, home, home, True)]
             later = [_run(workload, home, home, True) for _ in range(args.runs)]
         for i, what in enumerate(("converter", "whole run")):
-            print(f"{workload:<10} {what + ' ms':<10} {_cell([r[i] for r in off]):>22} "
-                  f"{_cell([r[i] for r in first]):>16} {_cell([r[i] for r in later]):>22}")
+            print(f"{workload:<10} {what + ' ms':<10} {spread([r[i] for r in off], 0):>22} "
+                  f"{spread([r[i] for r in first], 0):>16} {spread([r[i] for r in later], 0):>22}")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, ContextManager
 
-__all__ = ["Timing", "compare", "first_call", "ratio", "print_table", "CPU_CLOCK",
+__all__ = ["Timing", "compare", "first_call", "ratio", "spread", "print_table", "CPU_CLOCK",
            "clock_named"]
 
 CPU_CLOCK = time.thread_time
@@ -98,6 +98,15 @@ def first_call(fn: Callable[[], Any], idle: float = 0.3) -> float:
 def ratio(a: Timing, b: Timing | None) -> str:
     """``a``'s median over ``b``'s as ``"1.23x"`` ("-" without ``b``)."""
     return "-" if b is None else f"{a.median / b.median:.2f}x"
+
+
+def spread(samples, digits: int = 2, unit: str = "") -> str:
+    """``"median (lowest-highest)"`` of ``samples`` (one sample: itself), ``digits`` after
+    the point, ``unit`` after the median."""
+    if len(samples) == 1:
+        return f"{samples[0]:.{digits}f}{unit}"
+    return f"{statistics.median(samples):.{digits}f}{unit} " \
+           f"({min(samples):.{digits}f}-{max(samples):.{digits}f})"
 
 
 def print_table(headers: list[str], rows: list[list[str]]) -> None:

@@ -82,16 +82,19 @@ def declare(handles, specs) -> list:
     _assert(T, state[0] == 0, "expected compact CPU arrays " + ", ".join(
         f"{np.dtype(d).name}{list(s)}" for s, d in specs))
     # variable extents: bound to their first array's, equal to it in every other array
-    bound: dict = {}
+    bound: set = set()
     equal = []
     for h, (shape, _) in zip(handles, specs):
+        if not any(isinstance(e, tir.Var) for e in shape):
+            continue
+        extents = T.decl_buffer((rank,), i64, data=T.bind(field(h, 0, _SHAPE, "handle")))
         for d, e in enumerate(shape):
             if isinstance(e, tir.Var):
-                extent = T.decl_buffer((rank,), i64, data=T.bind(field(h, 0, _SHAPE, "handle")))
                 if e in bound:
-                    equal.append(extent[d] == e)
+                    equal.append(extents[d] == e)
                 else:
-                    bound[e] = T.bind(extent[d], var=e)
+                    bound.add(e)
+                    T.bind(extents[d], var=e)
     if equal:
         _assert(T, tir.all(*equal), "expected arrays of one batch size")
     # align=4: NumPy's arrays are 16-byte aligned at best, and TVM's default (64) lets LLVM

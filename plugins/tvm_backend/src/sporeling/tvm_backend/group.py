@@ -13,8 +13,8 @@ the group.
 (in the collapsed shape its readers index: see :func:`~.elementwise.collapsed`), one per
 result, then each reduction's two accumulators (those under 1 KiB are the function's own,
 on its stack: :func:`on_stack`). Chains of one output shape share one loop nest; a chain
-reading an earlier result of its nest takes the value computed at the same index instead of
-loading it back. A group's function is generated for its :func:`generic_group`: its batch
+reading an earlier result of its nest reads it at the same index where it was just stored
+(see :func:`~.elementwise.emit_nest`). A group's function is generated for its :func:`generic_group`: its batch
 extent is an argument, so one function serves every batch size.
 """
 from __future__ import annotations

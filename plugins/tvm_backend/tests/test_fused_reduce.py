@@ -65,8 +65,21 @@ def test_what_the_pass_leaves_alone():
     for fn in (along_the_innermost_axis, integer_sum):
         graph, fused = _passes(fn, x)
         assert not fused, fn.__name__
+    # keepdims: the shapes would not follow -- two reductions, each generated alone
     graph, fused = _passes(lambda x: ops.sum(ops.sum(x, axis=(0,)), axis=(0,), keepdims=True), x)
-    assert graph.primitive_counts() == {"sum": 2}  # keepdims: the shapes would not follow
+    assert graph.primitive_counts() == {"fused_reduce": 2}
+    assert [eq.params["expr"] for eq in fused] == [(), ()]
+
+
+def test_a_reduction_of_no_chain_is_generated_alone():
+    """A sum of a kernel's result (a cross entropy's gradient summed over the batch: a
+    bias gradient): NumPy's sum took 20 us for (128, 10), and a program whose kernels are
+    all native runs as one native step."""
+    def of_a_matmul(x):
+        return ops.sum(ops.matmul(x, x), axis=(0,))
+    graph, fused = _passes(of_a_matmul, _rand(64, 64))
+    assert graph.primitive_counts() == {"matmul": 1, "fused_reduce": 1}
+    assert fused[0].params["expr"] == () and fused[0].params["axis"] == (0,)
 
 
 def test_a_chain_read_twice_stays_and_its_result_is_reduced():

@@ -26,6 +26,7 @@ from collections import Counter
 import numpy as np
 
 from sporeling.runtime import CallReport
+from sporeling.runtime.executor.replay import describe as describe_step
 
 from .core.primitive import primitives
 from .ir import Var
@@ -66,6 +67,9 @@ def _report(lowered, level, indent: str) -> list[str]:
              f"{backend.name}{native}, {len(program.instructions)} calls, arena "
              f"{_size(program.arena_bytes)}"]
     lines += _fusion_summary(program.instructions)
+    step = describe_step(program)
+    if step is not None:
+        lines.append(f"  whole step: {step}")
     for runner, names in sorted(by_runner.items(), key=lambda kv: -sum(kv[1].values())):
         detail = ", ".join(f"{n} {c}" if c > 1 else n for n, c in names.most_common())
         lines.append(f"  {runner}: {sum(names.values())} ({detail})")

@@ -19,6 +19,9 @@ import threading
 from collections import OrderedDict
 from ctypes import c_void_p
 
+from sporeling.runtime.executor import capture
+from sporeling.runtime.executor.capture import RECORDING
+
 from . import constants as C
 from .lib import ExecArg, OneDnnError, call, load
 from .memory import Desc, Memory, engine, stream
@@ -203,6 +206,9 @@ class Plan:
         one by one where the kernel works between them)."""
         set_handle = self._set
         for memory, array in zip(self.users, arrays):
+            if RECORDING:
+                capture.extern(load()._name, "dnnl_memory_set_data_handle",
+                               (capture.Handle(memory.value), array), keep=self)
             if set_handle(memory, address(array)):
                 raise OneDnnError("dnnl_memory_set_data_handle", "invalid argument")
 
@@ -210,6 +216,10 @@ class Plan:
         """Run ``steps`` (default: all of them) in order."""
         execute, s = self._execute, self._stream
         for primitive, n, args in self.steps if steps is None else steps:
+            if RECORDING:
+                capture.extern(load()._name, "dnnl_primitive_execute", (
+                    capture.Handle(primitive.value), capture.Handle(s.value), n,
+                    capture.Handle(ctypes.addressof(args))), keep=self)
             status = execute(primitive, s, n, args)
             if status:
                 raise OneDnnError("dnnl_primitive_execute",

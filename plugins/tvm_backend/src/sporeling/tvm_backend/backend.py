@@ -47,6 +47,14 @@ class TvmBackend(StackedBackend):
         return [prepared_group(params, specs) if primitive == "fused_group" else None
                 for primitive, params, specs in calls]
 
+    def native_step(self, program, recording, inputs, outputs):
+        """The recorded run of ``program`` as one generated function (see
+        :mod:`.native_step`), or why not."""
+        if not get_context("tvm_native_steps"):
+            return "set_context(tvm_native_steps=False)"
+        from .native_step import native_step
+        return native_step(program, recording, inputs, outputs)
+
     def explain_call(self, primitive: str, params: dict, specs) -> CallReport:
         """Generated, for what runs as a generated function; else who runs it (and why
         not generated, where TVM would have)."""

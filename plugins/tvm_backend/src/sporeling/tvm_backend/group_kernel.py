@@ -7,9 +7,12 @@ from operator import itemgetter
 
 import numpy as np
 
+from sporeling.runtime.executor import capture
+from sporeling.runtime.executor.capture import RECORDING
+
 from .group import Group, generic_group, layout, on_stack
 from .kernels import (_lookup, _spec, compact, function, fused_elementwise, fused_reduce,
-                      packed, views)
+                      invoke, packed, views)
 
 __all__ = ["fused_group", "prepared_group", "in_place"]
 
@@ -98,8 +101,10 @@ def _group_call(members, inputs, specs=None):
             outs += allocated
         args = arguments((*inputs, *outs))
         try:
-            fn(*args)
+            invoke(fn, *args)
         except (ValueError, BufferError, TypeError):
+            if RECORDING:
+                capture.impure("copies an operand")
             fn(*[a if spec is None else compact(np.asarray(a, spec[1]), spec[0])
                  for a, spec in zip(args, fed)])
         return tuple(outs[:n_out]) if scratch else tuple(outs)

@@ -24,6 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from sporeling.compiler.passes import dump_dir
+from sporeling.runtime.executor import capture
+from sporeling.runtime.executor.capture import RECORDING
 
 from . import cache
 from .elementwise import collapsed, generic, prim_func, resolved, unsupported
@@ -40,6 +42,7 @@ __all__ = ["fused_elementwise", "fused_reduce", "compile_chains", "function", "c
 
 log = logging.getLogger("sporeling.tvm")
 _COMPILED: dict = {}  # (expr, input specs) -> TVM function, or None: the provider below
+NAMES: dict = {}  # id(function) -> (a name for it, the same in every process; the function)
 _LOCK = threading.Lock()
 
 
@@ -178,10 +181,12 @@ def _load_module(chains: list, keys: list, made=None, after=None) -> bool:
     finally:
         if made is not None:
             made.set()
+    module = cache.key(keys)
     if dump is not None:
-        _dump(dump, cache.key(keys), functions, library)
+        _dump(dump, module, functions, library)
     for name, chain in names.items():
-        _COMPILED[chain] = library[name]
+        fn = _COMPILED[chain] = library[name]
+        NAMES[id(fn)] = (f"sporeling.{module}.{name}", fn)
     return True
 
 
@@ -227,9 +232,21 @@ def made_call(key, make):
     return call
 
 
+def invoke(fn, *args):
+    """``fn(*args)``: a generated function's call, recorded while a program is
+    (:mod:`sporeling.runtime.executor.capture`: the kernel's work is native unless it
+    says otherwise -- every copy below does)."""
+    if RECORDING:
+        capture.packed(fn, args)
+        capture.pure()
+    return fn(*args)
+
+
 def below_call(kind: str, params: dict):
     """``call(backend, inputs, out)`` running ``kind`` on the providers below."""
     def below(backend, inputs, out):
+        if RECORDING:
+            capture.impure("runs the provider below")
         return backend.below_kernel(kind)(backend, *inputs, out=out, **params)
     return below
 
@@ -265,6 +282,7 @@ def _text_kinds() -> dict:
     from .pooling import POOL_KINDS, pool_spec, pool_unsupported
     from .rnn import rnn_spec, rnn_unsupported
     from .softmax_ce import CE_KINDS, ce_spec, ce_unsupported
+    from .take import take_spec
     kinds = dict.fromkeys(("lstm", "lstm_grad", "gru", "gru_grad"), (
         rnn_unsupported, lambda name, params, specs: rnn_spec(name, specs, params)))
     kinds.update(dict.fromkeys(POOL_KINDS, (
@@ -275,6 +293,8 @@ def _text_kinds() -> dict:
         lambda name, params, specs: ce_spec(name, specs, params))))
     kinds["normalize"] = (lambda name, params, specs: norm_unsupported(specs, params),
                           lambda name, params, specs: norm_spec(specs, params))
+    # (a getitem of another key is none of TVM's: no spec, and no reason to say)
+    kinds["getitem"] = (lambda name, params, specs: None, take_spec)
     return kinds
 
 
@@ -300,6 +320,8 @@ def written(out, target):
     """The result: ``out`` (given ``target``'s values), or ``target`` when none was asked."""
     if out is None or out is target:
         return target
+    if RECORDING:
+        capture.impure("copies its result")
     np.copyto(out, target)
     return out
 
@@ -393,18 +415,20 @@ def _call(expr, inputs):
             for k in fixed:
                 inputs[k] = compact(inputs[k], shapes[k])
         try:
-            fn(*inputs, target.reshape(out_shape))
+            invoke(fn, *inputs, target.reshape(out_shape))
         except (ValueError, BufferError):  # another input is strided or read-only
+            if RECORDING:
+                capture.impure("copies a strided operand")
             fn(*[compact(a, s) for a, s in zip(inputs, shapes)], target.reshape(out_shape))
-        if target is not result:
-            np.copyto(result, target)
-        return result
+        return written(result, target)
     return run
 
 
 def compact(a, shape):
     """``a`` as a compact, writeable array of ``shape`` (its own size)."""
     if not (a.flags.c_contiguous and a.flags.writeable):
+        if RECORDING:
+            capture.impure("copies a strided operand")
         a = np.array(a, order="C")
     return a.reshape(shape)
 
@@ -424,6 +448,8 @@ def _reduce_call(expr, inputs, reduce, axis, keepdims):
     fn = function((expr, specs, axis, reduce))
     if fn is None:
         def below(backend, inputs, out):  # the decomposition, on the providers below
+            if RECORDING:
+                capture.impure("runs the provider below")
             value = backend.below_kernel("fused_elementwise")(backend, *inputs, expr=expr) \
                 if expr else inputs[0]
             return backend.below_kernel(reduce)(backend, value, out=out, axis=axis,
@@ -439,9 +465,7 @@ def _reduce_call(expr, inputs, reduce, axis, keepdims):
     def run(backend, inputs, out):
         result = backend.allocate(shape, dtype) if out is None else out
         target = result if result.flags.c_contiguous else np.empty(shape, dtype)
-        fn(*[compact(a, s) for a, s in zip(inputs, shapes)], target.reshape(kept),
-           np.empty(part_shape, part_dtype), np.empty(acc_shape, acc_dtype))
-        if target is not result:
-            np.copyto(result, target)
-        return result
+        invoke(fn, *[compact(a, s) for a, s in zip(inputs, shapes)], target.reshape(kept),
+               np.empty(part_shape, part_dtype), np.empty(acc_shape, acc_dtype))
+        return written(result, target)
     return run

@@ -13,6 +13,7 @@ from .group_kernel import in_place as group_in_place
 from .kernels import fused_elementwise, fused_reduce
 from .row_kernels import normalize, softmax_cross_entropy, softmax_cross_entropy_grad
 from .pool_kernel import max_pool2d, max_pool2d_scatter
+from .take import getitem
 from .rnn_kernel import gru, gru_grad, lstm, lstm_grad
 
 
@@ -27,6 +28,12 @@ def sporeling_add_context_options(options) -> None:
                        doc="Graph mode on the TVM backend runs each run of consecutive "
                            "fused chains and reductions as one generated function (the "
                            "group_kernels pass); False: one kernel call each.",
+                       valid="True or False")
+    options.add_option("tvm_native_steps", True, choices={"True": True, "False": False},
+                       doc="Graph mode on the TVM backend runs a program whose kernels are "
+                           "all native (generated loops, oneDNN) as one generated function "
+                           "from its third call on; False: its kernels one by one from "
+                           "Python.",
                        valid="True or False")
 
 
@@ -58,6 +65,8 @@ def sporeling_add_kernels(kernels) -> None:
                           ("softmax_cross_entropy_grad", softmax_cross_entropy_grad)):
         kernels.add_kernel(TvmBackend.name, primitive, fn, memory=KernelMemory.writes_out())
     kernels.add_kernel(TvmBackend.name, "normalize", normalize, memory=KernelMemory.FRESH)
+    # a copied row at an index operand, else the provider below's views
+    kernels.add_kernel(TvmBackend.name, "getitem", getitem, memory=KernelMemory.VIEW)
     # allocates its results but for Parameters' new values, written where they were
     kernels.add_kernel(TvmBackend.name, "fused_group", fused_group,
                        memory=KernelMemory.writes_outs(group_in_place))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import below_call, compact, generated, made_call, out_target, written
+from .kernels import below_call, compact, generated, invoke, made_call, out_target, written
 from .pooling import pool_spec, pool_unsupported
 
 __all__ = ["max_pool2d", "max_pool2d_scatter"]
@@ -45,13 +45,14 @@ def _make(kind, x, params):
             y, index = out if out is not None else (None, None)
             y_to, index_to = out_target(backend, y, y_shape, x.dtype), \
                 out_target(backend, index, y_shape, np.int64)
-            fn(compact(inputs[0], image), y_to.reshape(pooled), index_to.reshape(pooled))
+            invoke(fn, compact(inputs[0], image), y_to.reshape(pooled),
+                   index_to.reshape(pooled))
             return written(y, y_to), written(index, index_to)
         return run
 
     def scatter(backend, inputs, out):
         dx = out_target(backend, out, x_shape, x.dtype)
-        fn(compact(inputs[0], pooled), compact(inputs[1], pooled), dx.reshape(image))
+        invoke(fn, compact(inputs[0], pooled), compact(inputs[1], pooled), dx.reshape(image))
         return written(out, dx)
     return scatter
 

@@ -9,7 +9,10 @@ import math
 
 import numpy as np
 
-from .kernels import below_call, compact, generated, made_call, out_target, written
+from sporeling.runtime.executor import capture
+from sporeling.runtime.executor.capture import RECORDING
+
+from .kernels import below_call, compact, generated, invoke, made_call, out_target, written
 from .normalize import NORM_WORK as _NORM_WORK, norm_spec, norm_unsupported
 from .softmax_ce import CE_WORK, ce_spec, ce_unsupported
 
@@ -52,8 +55,9 @@ def _make_norm(kind, specs, params):
     def run(backend, inputs, out):
         outs = out if out is not None else (None, None, None)
         targets = [out_target(backend, o, s, dtype) for o, s in zip(outs, (shape, stats, stats))]
-        fn(compact(inputs[0], (rows, spec.features)), targets[0].reshape(rows, spec.features),
-           targets[1].reshape(rows), targets[2].reshape(rows), np.empty(_NORM_WORK))
+        invoke(fn, compact(inputs[0], (rows, spec.features)),
+               targets[0].reshape(rows, spec.features), targets[1].reshape(rows),
+               targets[2].reshape(rows), np.empty(_NORM_WORK))
         return tuple(written(o, t) for o, t in zip(outs, targets))
     return run
 
@@ -74,7 +78,9 @@ def _make_ce(kind, specs, params):
         operands = [compact(inputs[0], x_shape), compact(inputs[1], (rows,))]
         if len(inputs) == 3:  # the cotangent: (1,) for a reduced loss
             operands.append(compact(inputs[2], loss_shape or (1,)))
-        fn(*operands, target.reshape(flat), np.empty(CE_WORK), bad)
+        invoke(fn, *operands, target.reshape(flat), np.empty(CE_WORK), bad)
+        if RECORDING:  # a native step goes on only while the labels are in range
+            capture.check(bad)
         if bad[0]:  # a label out of range: NumPy's kernel raises naming it
             return below(backend, inputs, out)
         return written(out, target)

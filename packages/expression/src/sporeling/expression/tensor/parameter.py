@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 import weakref
 
@@ -26,13 +27,17 @@ from .tensor import Tensor, _as_array, _traced, dtype_name
 
 __all__ = ["Parameter", "ParameterTuple", "live_parameters", "lifted"]
 
-# every Parameter alive: a Graph-mode trace lifts the ones it reads to graph inputs
-_LIVE: "weakref.WeakSet[Parameter]" = weakref.WeakSet()
+# every Parameter alive, in the order they were made (a WeakSet's order is its objects'
+# addresses': a program's inputs came in another order in every process, and a compiled
+# step cached on disk by its inputs' layout was never found again)
+_LIVE: "weakref.WeakValueDictionary[int, Parameter]" = weakref.WeakValueDictionary()
+_MADE = itertools.count()
 
 
 def live_parameters() -> list:
-    """Every Parameter object currently alive (what Graph mode may lift to graph inputs)."""
-    return list(_LIVE)
+    """Every Parameter object currently alive, oldest first (what Graph mode may lift to
+    graph inputs, in that order)."""
+    return list(_LIVE.values())
 
 
 class Lift(Layer):
@@ -119,7 +124,7 @@ class Parameter(Tensor):
         self.name = "Parameter" if name is None else str(name)
         self.requires_grad = bool(requires_grad)
         self._comm_fusion = 1
-        _LIVE.add(self)
+        _LIVE[next(_MADE)] = self
 
     @property
     def comm_fusion(self) -> int:

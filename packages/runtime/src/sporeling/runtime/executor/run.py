@@ -35,7 +35,9 @@ import numpy as np
 from sporeling.core import SporelingError
 
 from ..events import kernel_listeners as _kernel_listeners, kernel_ran
+from . import capture
 from .program import Program
+from .replay import Replay as _Replay
 
 __all__ = ["run", "build", "ExecutionError"]
 
@@ -89,23 +91,27 @@ class _Builder:
             last.pop(s, None)  # the caller (or the program) holds those anyway
         return last
 
-    def runner(self) -> Callable[..., list]:
+    def runner(self, replay: bool = True) -> Callable[..., list]:
         p, ns = self.p, self.ns
         for slot, value in p.constants.items():
             ns[f"s{slot}"] = value
         fn, line_of = self.generate(timed=False)
-        return _guard(fn, p, line_of, len(p.input_slots), lambda: self.generate(timed=True))
+        return _guard(fn, p, line_of, len(p.input_slots), lambda: self.generate(timed=True),
+                      _Replay(self) if replay else None)
 
-    def generate(self, timed: bool) -> tuple[types.FunctionType, list]:
+    def generate(self, timed: bool, recorded: bool = False) -> tuple[types.FunctionType, list]:
         """The program's function and its line -> instruction map. ``timed``: each kernel
-        call is reported to :mod:`..events`' kernel listeners (for a profiler)."""
+        call is reported to :mod:`..events`' kernel listeners (for a profiler);
+        ``recorded``: each instruction's native calls are recorded (:mod:`.capture`)."""
         p, ns = self.p, self.ns
         drop_after: dict[int, list[int]] = {}
         for slot, i in self.last_reads().items():
             drop_after.setdefault(i, []).append(slot)
         args = ", ".join(f"s{s}" for s in p.input_slots)
-        name = "program_timed" if timed else "program"
+        name = "program_timed" if timed else "program_recorded" if recorded else "program"
         lines = [f"def {name}({args}):"]
+        if recorded:
+            ns["_R"] = capture.RECORDING
         line_of = []  # generated line number -> instruction index
         if timed:
             ns["_now"], ns["_ran"], ns["P"] = perf_counter_ns, kernel_ran, p.name
@@ -133,8 +139,17 @@ class _Builder:
                 ns[f"n{i}"] = ins.name or "kernel"
                 lines.append("    _t = _now()")
                 line_of.append(i)
+            if recorded:
+                lines.append(f"    _R[0].begin({i})")
+                line_of.append(i)
             lines.append(f"    {target} = k{i}({', '.join(call)})")
             line_of.append(i)
+            if recorded:
+                ns[f"n{i}"], ns[f"v{i}"] = ins.name, _returns_view(p.backend, ins.name)
+                read = "".join(f"s{s}, " for s in ins.inputs)
+                wrote = "".join(f"s{s}, " for s in ins.outputs)
+                lines.append(f"    _R[0].end({i}, n{i}, ({read}), ({wrote}), v{i})")
+                line_of.append(i)
             if timed:
                 lines.append(f"    _ran(n{i}, _t, _now(), P)")
                 line_of.append(i)
@@ -144,11 +159,19 @@ class _Builder:
                 line_of.append(i)
         lines.append(f"    return [{', '.join(f's{s}' for s in p.output_slots)}]")
         source = "\n".join(lines) + "\n"
-        filename = f"<sporeling program {p.name}{' timed' if timed else ''} #{id(p):x}>"
+        filename = f"<sporeling program {p.name}{' timed' if timed else ''}" \
+                   f"{' recorded' if recorded else ''} #{id(p):x}>"
         code = compile(source, filename, "exec")
         _remember_source(filename, source)
         exec(code, ns)
         return ns[name], line_of
+
+
+def _returns_view(backend, primitive: str) -> bool:
+    try:
+        return backend.kernel_memory(primitive).kind == "view"
+    except Exception:  # noqa: BLE001 -- no kernel by that name (a lowering rule's call)
+        return False
 
 
 def _writeable(buffer):
@@ -171,10 +194,11 @@ def _remember_source(filename: str, source: str) -> None:
 
 
 def _guard(fn: types.FunctionType, program: Program, line_of: list, n_inputs: int,
-           make_timed: Callable[[], tuple]):
+           make_timed: Callable[[], tuple], replay: "_Replay | None"):
     # The arena is the program's: a second call while one runs (another thread, or a
     # kernel calling back into this program) gets a copy of the runner with its own arena.
-    # While a profiler listens, the timed twin (made on first need) runs instead.
+    # While a profiler listens, the timed twin (made on first need) runs instead. A
+    # replayable program runs as one native function (see .replay) once it is recorded.
     busy = threading.Lock()
     spare: list = []
     timed: list = []
@@ -185,24 +209,30 @@ def _guard(fn: types.FunctionType, program: Program, line_of: list, n_inputs: in
                                  expected=n_inputs, got=len(inputs))
         if not busy.acquire(blocking=False):
             if not spare:
-                spare.append(_Builder(program).runner())
+                spare.append(_Builder(program).runner(replay=False))
             return spare[0](*inputs)
-        code, lines = fn, line_of
-        if _kernel_listeners:
-            if not timed:
-                timed.extend(make_timed())
-            code, lines = timed
+        def python(variant=None):
+            code, lines = variant or (fn, line_of)
+            if _kernel_listeners:
+                if not timed:
+                    timed.extend(make_timed())
+                code, lines = timed
+            try:
+                return code(*inputs)
+            except Exception as exc:
+                error = _explain(exc, code, program, lines)
+                if error is exc:
+                    raise
+                raise error from exc
         try:
-            return code(*inputs)
-        except Exception as exc:
-            error = _explain(exc, code, program, lines)
-            if error is exc:
-                raise
-            raise error from exc
+            if replay is not None and replay.pending and not _kernel_listeners:
+                return replay.run(inputs, python)
+            return python()
         finally:
             busy.release()
     runner.__name__ = runner.__qualname__ = f"run_{program.name}"
     runner.program = program
+    runner.replay = replay
     return runner
 
 

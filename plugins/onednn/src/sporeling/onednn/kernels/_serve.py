@@ -15,6 +15,8 @@ import logging
 import numpy as np
 
 from sporeling.runtime import get_kernels
+from sporeling.runtime.executor import capture
+from sporeling.runtime.executor.capture import RECORDING
 
 from ..lib import OneDnnError
 from ..threads import follow_context
@@ -62,6 +64,8 @@ def onednn_kernel(primitive: str, dtypes=FLOAT32):
                         log.info("oneDNN refused %s for shapes %s (%s): NumPy's kernel "
                                  "serves it", primitive,
                                  [getattr(x, "shape", None) for x in inputs], error.status)
+            if RECORDING:
+                capture.impure("runs NumPy's kernel")
             return numpy_kernel(primitive)(backend, *inputs, out=out, **params)
         kernel.primitive = primitive
         return kernel
@@ -117,4 +121,8 @@ def output(backend, out, shape, dtype):
 
 
 def contiguous(x: np.ndarray) -> np.ndarray:
-    return x if x.flags.c_contiguous else np.ascontiguousarray(x)
+    if x.flags.c_contiguous:
+        return x
+    if RECORDING:
+        capture.impure("copies a strided operand")
+    return np.ascontiguousarray(x)

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from sporeling.runtime.executor import capture
+from sporeling.runtime.executor.capture import RECORDING
+
 from ..blocking import blocked_shape, logical_shape, numpy_reorder
 from ..lib import OneDnnError
 from ..memory import Desc
@@ -26,6 +29,8 @@ def onednn_reorder(backend, x, out=None, *, block, to):
     shape = blocked_shape(x.shape, block) if to == "blocked" else logical_shape(x.shape, block)
     y = output(backend, out, shape, x.dtype)
     if x.dtype not in FLOAT32:
+        if RECORDING:
+            capture.impure("reorders with NumPy")
         np.copyto(y, numpy_reorder(x, block, to))
         return y
     x = contiguous(x)
@@ -37,6 +42,8 @@ def onednn_reorder(backend, x, out=None, *, block, to):
         b.reorder(b.user(src), b.user(dst))
 
     cached_plan(("onednn_reorder", logical, x.dtype, block, to), build).run(x, y)
+    if RECORDING:
+        capture.pure()
     return y
 
 
@@ -121,11 +128,15 @@ def _prepared(inputs, op, params, blocks_in, blocks_out, epilogue, argmax):
     def call(backend, inputs):  # the plan's buffers: the inputs, then the results
         outs = [backend.allocate(shape, dt) for shape, dt in results]
         cached_plan(key, build).run(*[contiguous(x) for x in inputs], *outs)
+        if RECORDING:
+            capture.pure()
         return tuple(outs)
     return call
 
 
 def _general(backend, inputs, op, params, blocks_in, blocks_out, epilogue, argmax):
+    if RECORDING and op != "matmul":  # (a matmul's epilogue: onednn_matmul says itself)
+        capture.impure("runs a kernel not recorded")
     if all(x.dtype in FLOAT32 for x in inputs if x.dtype.kind not in "iu"):  # but argmaxes
         try:
             return _blocked_call(backend, op, inputs, params, blocks_in, blocks_out,
@@ -133,6 +144,8 @@ def _general(backend, inputs, op, params, blocks_in, blocks_out, epilogue, argma
         except OneDnnError as error:
             log.info("oneDNN refused blocked %s (%s): the plain kernel serves it", op,
                      error.status)
+    if RECORDING:
+        capture.impure("runs the plain kernels")
     operands = inputs[:len(inputs) - ("bias" in epilogue)]
     plain = [numpy_reorder(x, b, "plain") if b else x for x, b in zip(operands, blocks_in)]
     plain = [x.astype(np.int64) if x.dtype == np.uint8 else x for x in plain]  # an argmax

@@ -10,6 +10,9 @@ KW)``.
 """
 from __future__ import annotations
 
+from sporeling.runtime.executor import capture
+from sporeling.runtime.executor.capture import RECORDING
+
 from .. import constants as C
 from ..lib import dims
 from ..memory import Desc
@@ -84,6 +87,8 @@ def forward(backend, x, w, out=None, *, stride, padding, dilation, groups, block
         plan.run(x, w, y)
     else:
         plan.run(x, w, contiguous(bias), y)
+    if RECORDING:
+        capture.pure()
     return y
 
 
@@ -130,6 +135,8 @@ def backward_data(backend, g, w, out=None, *, stride, padding, dilation, groups,
         groups=groups, output_padding=output_padding, blocks=blocks)
     dx = output(backend, out, dx_held, g.dtype)
     cached_plan(key, build).run(g, w, dx)
+    if RECORDING:
+        capture.pure()
     return dx
 
 
@@ -170,6 +177,8 @@ def backward_weights(backend, x, g, out=None, *, stride, padding, dilation, grou
         groups=groups, kernel_size=kernel_size, blocks=blocks)
     dw = output(backend, out, w_shape, x.dtype)
     cached_plan(key, build).run(x, g, dw)
+    if RECORDING:
+        capture.pure()
     return dw
 
 

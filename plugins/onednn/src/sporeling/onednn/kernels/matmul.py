@@ -14,13 +14,15 @@ import threading
 
 import numpy as np
 
+from sporeling.runtime.executor import capture
+from sporeling.runtime.executor.capture import RECORDING
 from sporeling.runtime.kernels.linalg import matmul_shape
 
 from .. import constants as C
 from ..lib import OneDnnError
 from ..memory import Desc
 from ..plan import CACHE_SIZE, PrimitiveDesc, cached_plan
-from . import _serve
+from . import _serve, blas
 from ._serve import NotServed, onednn_kernel, output
 
 _SLOW = ("ref",)  # implementation-name prefixes slower than a copy plus a good kernel
@@ -130,7 +132,10 @@ def matmul(backend, a, b, out=None):
     """``a @ b`` with NumPy's rules: oneDNN's matmul from :data:`MIN_MACS` multiply-adds,
     NumPy's kernel below."""
     if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and _macs(a, b) < MIN_MACS:
-        return _serve.numpy_kernel("matmul")(backend, a, b, out=out)
+        y = _serve.numpy_kernel("matmul")(backend, a, b, out=out)
+        if RECORDING:
+            blas.record_sgemm(a, b, y)
+        return y
     return onednn_matmul(backend, a, b, out)
 
 
@@ -160,4 +165,6 @@ def onednn_matmul(backend, a, b, out=None, bias=None, post_ops=()):
         plan.run(a, b, np.ascontiguousarray(bias, a.dtype), target)
     if target is not y:
         np.copyto(y, target)
+    if RECORDING:  # the work was the plan's native calls alone, or copies too
+        capture.pure() if not copy and target is y else capture.impure("copies operands")
     return y

@@ -1,0 +1,233 @@
+"""A whole training step as one generated function: the native calls of a recorded program
+run (:mod:`sporeling.runtime.executor.capture`, :mod:`~sporeling.runtime.executor.replay`)
+made again by one TensorIR function, so that Python runs only at its entry.
+
+The function ``main(table, in0, ..., inN)`` takes the program's inputs (checked as the
+generated kernels check theirs: :func:`~.entry.declare`) and a table of addresses, and
+makes, in the recorded order:
+
+* each generated kernel's call (a packed call: the function is registered under a name
+  that is the same in every process, :data:`~.kernels.NAMES`), on arrays built on the stack
+  over the recorded ones' memory -- an input's (at the same offset) or a buffer the
+  recorded run used (the arena, the buffers its kernels allocated, kept alive by the step);
+* each library call (oneDNN's ``dnnl_memory_set_data_handle`` and
+  ``dnnl_primitive_execute``) on the handles the recorded run passed, from the table, its
+  status gathered and checked at the end;
+* each recorded check (a label out of range): while it fails the function returns at
+  once -- before any input is written -- and the step runs in Python.
+
+The code depends only on the calls' kinds, shapes and the table's layout, not on any
+address: it is cached on disk like the kernels (a second process loads it).
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+
+import numpy as np
+
+from sporeling.runtime.executor.capture import Handle
+
+from . import cache
+from .entry import declare
+from .kernels import NAMES
+from .target import ffi, target, tvm
+
+__all__ = ["native_step", "REFUSED"]
+
+REFUSED = "sporeling native step: a recorded check failed"
+"""The error of a step whose check failed (its Python run says why)."""
+
+
+def native_step(program, rec, inputs, outputs):
+    """``step(inputs) -> outputs | None`` replaying ``rec`` (None: these inputs are not
+    as recorded, or a check failed: run the program), or why it cannot."""
+    if not all(isinstance(x, np.ndarray) and x.flags.c_contiguous and x.flags.writeable
+               for x in inputs):
+        return "an input is not a compact, writeable array"
+    ranges = [(x.ctypes.data, x.nbytes) for x in inputs]
+    if _overlapping(ranges):
+        return "two inputs share memory"
+    table: dict = {}  # address -> its slot in the table
+    where = functools.partial(_where, ranges, inputs, table)
+    calls = []
+    for call in rec.calls:
+        if call.kind == "packed":
+            name = NAMES.get(id(call.target))
+            if name is None or name[1] is not call.target:
+                return "a kernel's function has no name"
+            args = []
+            for a in call.args:
+                if not (isinstance(a, np.ndarray) and a.flags.c_contiguous):
+                    return f"{name[0]} was called on a strided array"
+                args.append((where(a), a.shape, a.dtype.str))
+            calls.append(("packed", name[0], tuple(args)))
+        elif call.kind == "extern":
+            args = []
+            for a in call.args:
+                if isinstance(a, Handle):
+                    args.append(("handle", _slot(table, a.address)))
+                elif isinstance(a, np.ndarray):
+                    args.append(("pointer", where(a)))
+                elif isinstance(a, np.generic):  # a number of that type
+                    args.append((a.dtype.name, a.item()))
+                else:
+                    args.append(("int32", int(a)))
+            calls.append(("extern", call.target, tuple(args)))
+        else:
+            flag = call.args[0]
+            if _first_write(program) <= call.instruction:
+                return "a check after an input is written"
+            calls.append(("check", where(flag), flag.dtype.str))
+    returned = []
+    for o in outputs:
+        k = next((k for k, x in enumerate(inputs) if o is x), None)
+        if k is not None:
+            returned.append(k)
+        elif not isinstance(o, np.ndarray):
+            return "an output is not an array"
+        elif any(np.may_share_memory(o, x) for x in inputs):
+            return "an output is a view of an input"
+        else:
+            returned.append(o)
+    structure = (tuple((x.shape, x.dtype.str) for x in inputs), len(table), tuple(calls))
+    fn = _compiled(structure, rec)
+    addresses = np.zeros(max(len(table), 1), np.int64)
+    for address, slot in table.items():
+        addresses[slot] = address
+    keep = (rec, inputs)  # the recorded buffers stay the step's
+
+    def step(args):
+        try:
+            fn(addresses, *args)
+        except (TypeError, BufferError):  # not an array, a read-only one
+            return None
+        except ValueError as error:  # declare's checks, or a recorded check
+            if str(error).startswith(("expected ", REFUSED)):
+                return None
+            raise
+        return [args[o] if isinstance(o, int) else np.array(o, copy=True) for o in returned]
+    step.keep = keep
+    step.calls = len(calls)
+    return step
+
+
+def _overlapping(ranges) -> bool:
+    spans = sorted((start, start + n) for start, n in ranges if n)
+    return any(a[1] > b[0] for a, b in zip(spans, spans[1:]))
+
+
+def _slot(table: dict, address: int) -> int:
+    return table.setdefault(address, len(table))
+
+
+def _where(ranges, inputs, table, array) -> tuple:
+    """``("in", k, element)``: inside input ``k``, at that element of it; ``("table",
+    slot)``: an address the table holds."""
+    address = array.ctypes.data
+    for k, (start, n) in enumerate(ranges):
+        if start <= address < start + n:
+            offset, size = divmod(address - start, inputs[k].itemsize)
+            if size == 0:
+                return ("in", k, offset)
+    return ("table", _slot(table, address))
+
+
+def _first_write(program) -> int:
+    """The first instruction writing an input's buffer (a Parameter's update)."""
+    return next((i for i, ins in enumerate(program.instructions)
+                 if isinstance(ins.out, (int, tuple))), len(program.instructions))
+
+
+def _compiled(structure, rec):
+    """The step's function for ``structure``: from the disk cache, or generated."""
+    for call in rec.calls:
+        if call.kind == "packed":
+            name, fn = NAMES[id(call.target)]
+            ffi().register_global_func(name, fn, override=True)
+        elif call.kind == "extern":
+            _global(call.target[0])
+    _context_symbols()
+    library = cache.load_or_build([("native_step", structure)], lambda: _build(structure))
+    return library["main"]
+
+
+@functools.lru_cache(maxsize=None)
+def _context_symbols() -> None:
+    """Give the step's library what its packed calls use (finding a function by name,
+    calling it): TVM's runtime registers these when it loads, but a process that loads
+    compiled code through TVM's FFI alone never loads that runtime (a null pointer)."""
+    import os
+    lib = ctypes.CDLL(os.path.join(os.path.dirname(ffi().__file__), "lib", "libtvm_ffi.so"))
+    for name in ("TVMFFIFunctionCall", "TVMFFIHandleInitOnce",
+                 "TVMFFIEnvModLookupFromImports"):
+        if lib.TVMFFIEnvModRegisterContextSymbol(
+                f"__{name}".encode(), ctypes.cast(getattr(lib, name), ctypes.c_void_p)):
+            raise RuntimeError(f"TVM's FFI refused the context symbol {name}")
+
+
+@functools.lru_cache(maxsize=None)
+def _global(path: str) -> None:
+    """Make ``path``'s symbols visible to code loaded later (the step's calls into it)."""
+    ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+
+
+def _build(structure):
+    func = _prim_func(*structure)
+    return tvm().compile(tvm().IRModule({"main": func.with_attr("global_symbol", "main")}),
+                         target=target())
+
+
+def _prim_func(input_specs, n_table, calls):
+    t = tvm()
+    tir = t.tirx
+    from tvm.script.ir_builder import IRBuilder
+    from tvm.script.ir_builder import tirx as T
+    from .entry import _assert
+    i64 = "int64"
+    with IRBuilder() as builder:
+        with T.prim_func():
+            T.func_name("main")
+            handles = [T.arg("table", T.handle())] + \
+                [T.arg(f"in{k}", T.handle()) for k in range(len(input_specs))]
+            table, *ins = declare(handles, [((max(n_table, 1),), i64)] + list(input_specs))
+            flat = [T.decl_buffer((max(int(np.prod(shape)), 1),), str(np.dtype(dtype)),
+                                  data=b.data, align=4)
+                    for b, (shape, dtype) in zip(ins, input_specs)]
+            # the device the packed calls' arrays are on (TVM's lowering asks; the
+            # arguments, handles, do not say): the CPU
+            for key, value in (("device_id", 0), ("device_type", 1)):
+                frame = T.attr(tir.const(0, "int32"), key, tir.const(value, "int32"))
+                frame.add_callback(lambda f=frame: f.__exit__(None, None, None))
+                frame.__enter__()
+            state = T.decl_buffer((1,), "int32", data=T.bind(
+                tir.op.tvm_stack_alloca("shape", 1)))  # the library calls' statuses
+            T.buffer_store(state, tir.const(0, "int32"), [0])
+
+            def pointer(where):
+                if where[0] == "in":
+                    _, k, element = where
+                    return flat[k].data if element == 0 else \
+                        tir.address_of(tir.BufferLoad(flat[k], [element]))
+                return T.bind(tir.reinterpret("handle", table[where[1]]))
+
+            for kind, target_, args in calls:
+                if kind == "packed":
+                    buffers = [T.decl_buffer(shape, str(np.dtype(dtype)), data=T.bind(
+                        pointer(where)) if where[0] == "in" else pointer(where), align=4)
+                        for where, shape, dtype in args]
+                    T.evaluate(tir.call_packed(target_, *buffers))
+                elif kind == "extern":
+                    values = [tir.reinterpret("handle", table[a[1]]) if a[0] == "handle"
+                              else pointer(a[1]) if a[0] == "pointer"
+                              else tir.const(a[1], a[0]) for a in args]
+                    status = tir.call_extern("int32", target_[1], *values)
+                    T.buffer_store(state, state[0] | status, [0])
+                else:  # a check: go on only while the flag is zero
+                    where, dtype = target_, args
+                    flag = T.decl_buffer((1,), str(np.dtype(dtype)), data=pointer(where)
+                                         if where[0] == "table" else T.bind(pointer(where)),
+                                         align=4)
+                    _assert(T, flag[0] == tir.const(0, str(np.dtype(dtype))), REFUSED)
+            _assert(T, state[0] == 0, "a library call of the native step failed")
+    return builder.get()

@@ -1,0 +1,123 @@
+"""A whole training step as one generated function (native_step): the same parameters as
+the step run kernel by kernel, every step; what refuses it (a label out of range, another
+layout) still runs and says what it says; a second process loads it from the disk cache
+without TVM's compiler."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import sporeling.expression as sx
+from sporeling.core import set_context
+from sporeling.expression import nn
+from sporeling.expression.optim import Momentum
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Dense(20, 64)
+        self.fc2 = nn.Dense(64, 5)
+
+    def construct(self, x):
+        return self.fc2(sx.ops.relu(self.fc1(x)))
+
+
+def _setup(lr=0.05):
+    sx.set_seed(0)
+    net = Net()
+    loss_fn = nn.CrossEntropyLoss()
+    opt = Momentum(net.trainable_params(), learning_rate=lr, momentum=0.9)
+    grad_fn = sx.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+
+    @sx.jit
+    def train_step(x, y):
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return loss
+    return net, train_step
+
+
+def _batches(steps, rows=32):
+    rng = np.random.default_rng(1)
+    return [(rng.standard_normal((rows, 20)).astype(np.float32),
+             rng.integers(0, 5, rows).astype(np.int32)) for _ in range(steps)]
+
+
+def _train(native: bool, batches, lr=0.05):
+    set_context(tvm_native_steps=native)
+    net, step = _setup(lr)
+    losses = [float(step(sx.Tensor(x), sx.Tensor(y)).asnumpy()) for x, y in batches]
+    return net, step, losses
+
+
+def test_the_native_step_trains_as_the_kernels_do_bit_for_bit():
+    batches = _batches(8)
+    net, step, losses = _train(True, batches)
+    assert "whole step: one native function of" in step.explain()
+    ref_net, ref_step, ref_losses = _train(False, batches)
+    assert "whole step: Python (set_context(tvm_native_steps=False))" in ref_step.explain()
+    assert losses == ref_losses
+    for p, q in zip(net.trainable_params(), ref_net.trainable_params()):
+        np.testing.assert_array_equal(p.asnumpy(), q.asnumpy())
+
+
+def test_a_learning_rate_per_step_is_read_at_each_steps_count():
+    """A schedule's rate is a row at the step count (a generated copy): a view of it
+    would have been replayed at the recorded step's rate."""
+    batches = _batches(8)
+    rates = [0.1 / (1 + k) for k in range(8)]
+    net, step, losses = _train(True, batches, lr=rates)
+    assert "whole step: one native function" in step.explain()
+    ref_net, _, ref_losses = _train(False, batches, lr=rates)
+    assert losses == ref_losses
+    for p, q in zip(net.trainable_params(), ref_net.trainable_params()):
+        np.testing.assert_array_equal(p.asnumpy(), q.asnumpy())
+
+
+def test_a_label_out_of_range_stops_the_native_step_and_is_named():
+    batches = _batches(4)
+    net, step, _ = _train(True, batches)
+    before = [p.asnumpy().copy() for p in net.trainable_params()]
+    x, y = batches[0]
+    y = y.copy()
+    y[3] = 7
+    with pytest.raises(Exception, match="7"):
+        step(sx.Tensor(x), sx.Tensor(y))
+    for p, b in zip(net.trainable_params(), before):  # nothing was updated
+        np.testing.assert_array_equal(p.asnumpy(), b)
+    assert "one native function" in step.explain()  # and the next good step is native
+
+
+def test_inputs_of_another_layout_run_kernel_by_kernel():
+    batches = _batches(5)
+    net, step, losses = _train(True, batches[:4])
+    ref_net, ref_step, ref_losses = _train(False, batches[:4])
+    x, y = batches[4]
+    strided = np.asfortranarray(x)  # the same values, not as the step was recorded
+    a = float(step(sx.Tensor(strided), sx.Tensor(y)).asnumpy())
+    b = float(ref_step(sx.Tensor(x), sx.Tensor(y)).asnumpy())
+    assert a == b
+
+
+def test_a_second_process_loads_the_step_without_tvms_compiler(tmp_path):
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
+        from test_native_step import _batches, _train
+        net, step, losses = _train(True, _batches(5))
+        print("compiler imported:", "tvm.driver" in sys.modules or "tvm.s_tir" in sys.modules)
+        print(repr(losses))
+        assert "one native function" in step.explain(), step.explain()
+        """)
+    env = dict(os.environ, SPORELING_HOME=str(tmp_path / "home"))
+    runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                           text=True, timeout=300) for _ in range(2)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr[-3000:]
+    first, second = (run.stdout.splitlines() for run in runs)
+    assert second[0] == "compiler imported: False"
+    assert first[1] == second[1]

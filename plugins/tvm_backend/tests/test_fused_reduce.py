@@ -57,14 +57,16 @@ def test_a_small_value_is_reduced_along_any_axis():
 def test_what_the_pass_leaves_alone():
     x = _rand(80, 64)
 
-    def along_the_innermost_axis(x):  # a serial chain of additions: NumPy's pairwise sum
+    def along_the_innermost_axis(x):  # a serial chain of additions: in lanes (below)
         return ops.sum(ops.mul(x, x), axis=(1,))
 
     def integer_sum(x):
         return ops.sum(ops.cast(x, np.int32), axis=(0,))
-    for fn in (along_the_innermost_axis, integer_sum):
-        graph, fused = _passes(fn, x)
-        assert not fused, fn.__name__
+    graph, fused = _passes(integer_sum, x)
+    assert not fused
+    graph, fused = _passes(along_the_innermost_axis, x)  # the chain is not fused into it
+    assert graph.primitive_counts() == {"fused_elementwise": 1, "reshape": 1,
+                                        "fused_reduce": 2}
     # keepdims: the shapes would not follow -- two reductions, each generated alone
     graph, fused = _passes(lambda x: ops.sum(ops.sum(x, axis=(0,)), axis=(0,), keepdims=True), x)
     assert graph.primitive_counts() == {"fused_reduce": 2}
@@ -140,3 +142,28 @@ def test_the_decomposition_runs_where_no_kernel_does():
     got = compile_graph(graph, backend=numpy)(x)
     got = got[0] if isinstance(got, (list, tuple)) else got
     np.testing.assert_allclose(np.asarray(got), (x * x).mean(0, keepdims=True), rtol=1e-6)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_large_reduction_along_the_innermost_axis_runs_in_lanes(reduce, dtype):
+    """LeNet's first bias gradient, (N, 6, 28, 28) over (N, H, W): the run of 784 reduced
+    elements split into 16 lanes summed apart (vectorised), then the lanes."""
+    x = _rand(8, 6, 28, 28, dtype=dtype)
+    fn = getattr(ops, reduce)
+    graph, fused = _passes(lambda x: fn(x, axis=(0, 2, 3)), x)
+    assert graph.primitive_counts() == {"reshape": 1, "fused_reduce": 2}
+    assert [eq.params["axis"] for eq in fused] == [(0, 2), (1,)]
+    assert fused[0].inputs[0].aval.shape == (8, 6, 49, 16)
+    (got,) = compile_graph(graph, backend=TVM)(x)
+    value = x.astype(np.float64)
+    want = getattr(np, reduce)(value, axis=(0, 2, 3))
+    scale = getattr(np, reduce)(np.abs(value), axis=(0, 2, 3))
+    assert got.dtype == x.dtype
+    assert np.all(np.abs(got - want) <= 16 * np.finfo(dtype).eps * scale)
+
+
+def test_a_run_no_lane_count_divides_stays_numpys():
+    x = _rand(64, 6, 7, 7)  # 49 reduced elements a row
+    graph, fused = _passes(lambda x: ops.sum(x, axis=(0, 2, 3)), x)
+    assert graph.primitive_counts() == {"sum": 1} and not fused

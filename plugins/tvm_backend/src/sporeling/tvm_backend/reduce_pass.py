@@ -14,10 +14,12 @@ then computes in the chain's function; a reduction of anything else is generated
 (NumPy's sum over a (128, 10) gradient's rows: 20 us, the generated loop's: ~2 us; and a
 program whose kernels are all native runs as one native step). Taken: float sums and means
 that keep the operand's innermost axis, or of small values (see :mod:`.reduction`), of
-chains TVM generates; anything else stays as it was.
+chains TVM generates; a large one along the innermost axis of a value, in lanes
+(:func:`_in_lanes`); anything else stays as it was.
 """
 from __future__ import annotations
 
+from sporeling.compiler.core import Aval
 from sporeling.compiler.ir import Equation, Graph, Var
 from sporeling.compiler.passes import Pass, PassContext, fused_elementwise_p
 from sporeling.compiler.passes.fusion import fusible, fused_equation
@@ -70,6 +72,10 @@ def fuse_reductions(graph: Graph, ctx: PassContext) -> Graph:
                       for v in inputs)
         if reduce_unsupported(expr, specs, axis) is not None:
             if chain is None or reduce_unsupported((), (_spec(x),), axis) is not None:
+                lanes = None if taken or keepdims else _in_lanes(eq, x, axis)
+                if lanes is not None:
+                    fused[id(eq)] = lanes
+                    ctx.count("fuse_reductions.in_lanes")
                 continue
             inputs, expr = [x], ()  # the reduction alone, the chain stays as it is
             chain = None
@@ -86,6 +92,9 @@ def fuse_reductions(graph: Graph, ctx: PassContext) -> Graph:
             continue
         if id(eq) in fused:
             eq = fused[id(eq)]
+            if isinstance(eq, list):  # a reduction in lanes: its equations
+                equations += eq
+                continue
         else:
             params = map_subgraphs(eq.params, lambda g: fuse_reductions(g, ctx))
             if params is not eq.params:
@@ -95,6 +104,47 @@ def fuse_reductions(graph: Graph, ctx: PassContext) -> Graph:
         return graph
     return Graph(list(graph.inputs), equations, list(graph.outputs), graph.name,
                  dict(graph.meta))
+
+
+_LANES = (16, 8, 4, 2)
+
+
+def _in_lanes(eq: Equation, x: Var, axis: tuple) -> list | None:
+    """A sum or mean of ``x`` (no chain) along its innermost axis -- a large one, which
+    :mod:`.reduction` does not take (a serial chain of additions) -- as two generated
+    reductions that are (LeNet's first bias gradient: (N, 6, 28, 28) over (N, H, W)): the
+    value viewed with its innermost reduced run split into ``L`` lanes, ``(..., run / L,
+    L)``, reduced over all but the lanes (each lane's additions independent: vectorised),
+    then the ``L`` lanes of each kept index (a mean twice is the mean). None: no such
+    split (a run no lane count divides)."""
+    shape = tuple(x.aval.shape)
+    groups: list = []  # (extent, reduced) of each run of axes alike
+    for k, n in enumerate(shape):
+        reduced = k in axis
+        if groups and groups[-1][1] == reduced:
+            groups[-1] = (groups[-1][0] * n, reduced)
+        else:
+            groups.append((n, reduced))
+    run = groups[-1][0]
+    lanes = next((n for n in _LANES if run % n == 0 and run > n), None)
+    if lanes is None or not groups[-1][1]:
+        return None
+    view = tuple(n for n, _ in groups[:-1]) + (run // lanes, lanes)
+    first = tuple(k for k, (_, reduced) in enumerate(groups) if reduced)
+    kept = tuple(n for n, reduced in groups[:-1] if not reduced) + (lanes,)
+    dtype = x.aval.dtype
+    if reduce_unsupported((), ((view, dtype.str),), first) is not None or \
+            reduce_unsupported((), ((kept, dtype.str),), (len(kept) - 1,)) is not None:
+        return None
+    from sporeling.compiler.ops.shape import reshape_p
+    viewed, part = Var(Aval(view, dtype)), Var(Aval(kept, dtype))
+    reduce = eq.prim.name
+    return [Equation(reshape_p, [x], [viewed], {"shape": view}, eq.source),
+            Equation(fused_reduce_p, [viewed], [part], {
+                "expr": (), "reduce": reduce, "axis": first, "keepdims": False}, eq.source),
+            Equation(fused_reduce_p, [part], list(eq.outputs), {
+                "expr": (), "reduce": reduce, "axis": (len(kept) - 1,), "keepdims": False},
+                eq.source)]
 
 
 FUSE_REDUCTIONS = Pass("fuse_reductions", fuse_reductions, stage="fusion", order=60,

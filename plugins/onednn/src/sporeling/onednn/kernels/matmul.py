@@ -166,5 +166,7 @@ def onednn_matmul(backend, a, b, out=None, bias=None, post_ops=()):
     if target is not y:
         np.copyto(y, target)
     if RECORDING:  # the work was the plan's native calls alone, or copies too
-        capture.pure() if not copy and target is y else capture.impure("copies operands")
+        copied = copy or target is not y or bias is not None and not (
+            bias.flags.c_contiguous and bias.dtype == a.dtype)
+        capture.impure("copies operands") if copied else capture.pure()
     return y

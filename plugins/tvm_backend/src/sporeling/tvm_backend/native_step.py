@@ -13,8 +13,11 @@ makes, in the recorded order:
 * each library call (oneDNN's ``dnnl_memory_set_data_handle`` and
   ``dnnl_primitive_execute``) on the handles the recorded run passed, from the table, its
   status gathered and checked at the end;
-* each recorded check (a label out of range): while it fails the function returns at
-  once -- before any input is written -- and the step runs in Python.
+* each recorded check (a label out of range): where it fails the function returns at
+  once; before any input was written the call then runs in Python (whose kernel names the
+  value), after (a batch norm's running statistics) it raises an ``ExecutionError``
+  naming the primitive and the user's line -- the state then is what the Python program
+  leaves when that kernel raises.
 
 The code depends only on the calls' kinds, shapes and the table's layout, not on any
 address: it is cached on disk like the kernels (a second process loads it).
@@ -27,6 +30,7 @@ import functools
 import numpy as np
 
 from sporeling.runtime.executor.capture import Handle
+from sporeling.runtime.executor.run import ExecutionError
 
 from . import cache
 from .entry import declare
@@ -36,7 +40,7 @@ from .target import ffi, target, tvm
 __all__ = ["native_step", "REFUSED"]
 
 REFUSED = "sporeling native step: a recorded check failed"
-"""The error of a step whose check failed (its Python run says why)."""
+"""The error of a step whose check failed, then ``#k``: which check."""
 
 
 def native_step(program, rec, inputs, outputs):
@@ -50,7 +54,7 @@ def native_step(program, rec, inputs, outputs):
         return "two inputs share memory"
     table: dict = {}  # address -> its slot in the table
     where = functools.partial(_where, ranges, inputs, table)
-    calls = []
+    calls, checks = [], []  # checks: the instruction of each recorded check
     for call in rec.calls:
         if call.kind == "packed":
             name = NAMES.get(id(call.target))
@@ -76,9 +80,8 @@ def native_step(program, rec, inputs, outputs):
             calls.append(("extern", call.target, tuple(args)))
         else:
             flag = call.args[0]
-            if _first_write(program) <= call.instruction:
-                return "a check after an input is written"
-            calls.append(("check", where(flag), flag.dtype.str))
+            checks.append(call.instruction)
+            calls.append(("check", where(flag), (flag.dtype.str, len(checks) - 1)))
     returned = []
     for o in outputs:
         k = next((k for k, x in enumerate(inputs) if o is x), None)
@@ -96,6 +99,7 @@ def native_step(program, rec, inputs, outputs):
     for address, slot in table.items():
         addresses[slot] = address
     keep = (rec, inputs)  # the recorded buffers stay the step's
+    first_write = _first_write(program)
 
     def step(args):
         try:
@@ -103,9 +107,19 @@ def native_step(program, rec, inputs, outputs):
         except (TypeError, BufferError):  # not an array, a read-only one
             return None
         except ValueError as error:  # declare's checks, or a recorded check
-            if str(error).startswith(("expected ", REFUSED)):
+            message = str(error)
+            if message.startswith("expected "):
                 return None
-            raise
+            if not message.startswith(REFUSED):
+                raise
+            at = checks[int(message[len(REFUSED):].split()[0].strip("#"))]
+            if at < first_write:  # nothing written yet: the Python program says why
+                return None
+            ins = program.instructions[at]  # (a Parameter, a running mean is updated)
+            raise ExecutionError(
+                "a label or index out of range stopped the native step", op=ins.name,
+                where=ins.where, hint="with set_context(tvm_native_steps=False) the step "
+                "runs kernel by kernel, and the kernel names the value") from None
         return [args[o] if isinstance(o, int) else np.array(o, copy=True) for o in returned]
     step.keep = keep
     step.calls = len(calls)
@@ -194,9 +208,6 @@ def _prim_func(input_specs, n_table, calls):
             handles = [T.arg("table", T.handle())] + \
                 [T.arg(f"in{k}", T.handle()) for k in range(len(input_specs))]
             table, *ins = declare(handles, [((max(n_table, 1),), i64)] + list(input_specs))
-            flat = [T.decl_buffer((max(int(np.prod(shape)), 1),), str(np.dtype(dtype)),
-                                  data=b.data, align=4)
-                    for b, (shape, dtype) in zip(ins, input_specs)]
             # the device the packed calls' arrays are on (TVM's lowering asks; the
             # arguments, handles, do not say): the CPU
             for key, value in (("device_id", 0), ("device_type", 1)):
@@ -207,19 +218,23 @@ def _prim_func(input_specs, n_table, calls):
                 tir.op.tvm_stack_alloca("shape", 1)))  # the library calls' statuses
             T.buffer_store(state, tir.const(0, "int32"), [0])
 
+            # every pointer an expression, every array built in the call's arguments: a
+            # binding or a buffer declared per argument nests the rest of the function in
+            # it (ResNet-20's step: thousands deep, a RecursionError)
             def pointer(where):
-                if where[0] == "in":
-                    _, k, element = where
-                    return flat[k].data if element == 0 else \
-                        tir.address_of(tir.BufferLoad(flat[k], [element]))
-                return T.bind(tir.reinterpret("handle", table[where[1]]))
+                if where[0] == "table":
+                    return tir.reinterpret("handle", table[where[1]])
+                _, k, element = where
+                if element == 0:
+                    return ins[k].data
+                index = np.unravel_index(element, input_specs[k][0])
+                return tir.address_of(tir.BufferLoad(ins[k], [int(i) for i in index]))
 
             for kind, target_, args in calls:
                 if kind == "packed":
-                    buffers = [T.decl_buffer(shape, str(np.dtype(dtype)), data=T.bind(
-                        pointer(where)) if where[0] == "in" else pointer(where), align=4)
-                        for where, shape, dtype in args]
-                    T.evaluate(tir.call_packed(target_, *buffers))
+                    T.evaluate(tir.call_packed(target_, *[
+                        _array(tir, pointer(where), shape, dtype)
+                        for where, shape, dtype in args]))
                 elif kind == "extern":
                     values = [tir.reinterpret("handle", table[a[1]]) if a[0] == "handle"
                               else pointer(a[1]) if a[0] == "pointer"
@@ -227,10 +242,21 @@ def _prim_func(input_specs, n_table, calls):
                     status = tir.call_extern("int32", target_[1], *values)
                     T.buffer_store(state, state[0] | status, [0])
                 else:  # a check: go on only while the flag is zero
-                    where, dtype = target_, args
-                    flag = T.decl_buffer((1,), str(np.dtype(dtype)), data=pointer(where)
-                                         if where[0] == "table" else T.bind(pointer(where)),
-                                         align=4)
-                    _assert(T, flag[0] == tir.const(0, str(np.dtype(dtype))), REFUSED)
+                    where, (dtype, k) = target_, args
+                    flag = T.decl_buffer((1,), str(np.dtype(dtype)),
+                                         data=T.bind(pointer(where)), align=4)
+                    _assert(T, flag[0] == tir.const(0, str(np.dtype(dtype))),
+                            f"{REFUSED} #{k}")
             _assert(T, state[0] == 0, "a library call of the native step failed")
     return builder.get()
+
+
+def _array(tir, data, shape, dtype):
+    """A compact DLTensor over ``data`` built on the stack (what a packed call passes for
+    a buffer argument)."""
+    from tvm.ir import Call, Op, PointerType, PrimType
+    extents = Call("tirx.tvm_stack_make_shape", [tir.const(n, "int64") for n in shape],
+                   ret_ty=PointerType(PrimType("int64")))
+    return Call(Op.get("tirx.tvm_stack_make_array"), [
+        data, extents, tir.const(0, "int32"), len(shape), tir.const(0, str(np.dtype(dtype))),
+        tir.const(0, "int32")], ret_ty="handle")

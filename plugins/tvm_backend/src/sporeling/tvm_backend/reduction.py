@@ -6,8 +6,8 @@ never stored.
 The loops run in the input's axis order whatever is reduced, so a batch norm's statistics
 over ``(N, H, W)`` of a channel-blocked ``(N, C/16, H, W, 16)`` array read memory in order
 with the 16 channels innermost (the fusion pass takes only reductions that keep the
-innermost axis, unless the value is :data:`SMALL`: a reduction along it is a serial chain
-of additions, NumPy's pairwise sum does better). Float32 and float16 values accumulate in
+innermost axis, unless the value is :data:`SMALL` or that axis :data:`SHORT`: a reduction
+along a long one is a serial chain of additions, NumPy's pairwise sum does better). Float32 and float16 values accumulate in
 float64 and round once: a float32 accumulator over a channel's 32,768 elements ended 4x
 further from the float64 sum; the wide one costs 20-50 % more time on these memory-bound
 loops. A mean divides in float64.
@@ -22,11 +22,17 @@ from .elementwise import GENERIC, _ops, _values, arguments, resolved, unsupporte
 from .target import tvm
 
 __all__ = ["reduce_prim_func", "emit_reduce", "schedule_reduce", "reduce_unsupported", "scratch",
-           "value_shape", "SMALL"]
+           "value_shape", "SMALL", "SHORT"]
 
 SMALL = 4096
 """Values of at most this many elements are reduced along any axis: the serial additions
 cost less than the kernel call the fusion saves (a loss summed over a few floats)."""
+
+
+SHORT = 16
+"""An innermost axis of at most this many elements is reduced whatever the value's size:
+each row's few additions are a short chain, and the rows' chains overlap (the lanes of a
+reduction split into lanes, see ``reduce_pass._in_lanes``)."""
 
 
 def value_shape(expr: tuple, in_specs: tuple) -> tuple:
@@ -39,7 +45,7 @@ def reduce_unsupported(expr: tuple, in_specs: tuple, axis: tuple) -> str | None:
     shape = value_shape(expr, in_specs)
     if not shape or 0 in shape:
         return "an empty or 0-d value"
-    if len(shape) - 1 in axis and math.prod(shape) > SMALL:
+    if len(shape) - 1 in axis and math.prod(shape) > SMALL and shape[-1] > SHORT:
         return "a reduction along the innermost axis"
     if expr:
         return unsupported(expr, in_specs)

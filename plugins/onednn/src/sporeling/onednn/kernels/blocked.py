@@ -134,8 +134,12 @@ def _prepared(inputs, op, params, blocks_in, blocks_out, epilogue, argmax):
     return call
 
 
+# the ops whose blocked kernels (_blocked_call) say themselves whether their work was native
+_SAY_THEMSELVES = ("matmul", "max_pool2d", "max_pool2d_scatter", "normalize")
+
+
 def _general(backend, inputs, op, params, blocks_in, blocks_out, epilogue, argmax):
-    if RECORDING and op != "matmul":  # (a matmul's epilogue: onednn_matmul says itself)
+    if RECORDING and op not in _SAY_THEMSELVES:
         capture.impure("runs a kernel not recorded")
     if all(x.dtype in FLOAT32 for x in inputs if x.dtype.kind not in "iu"):  # but argmaxes
         try:

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from sporeling.runtime.executor import capture
+from sporeling.runtime.executor.capture import RECORDING
+
 from .. import constants as C
 from ..blocking import blocked_shape, logical_shape
 from ..lib import OneDnnError, dims
@@ -117,8 +120,12 @@ def max_forward(backend, x, out=None, *, kernel_size, stride, padding, dilation,
     plan = cached_plan(key, build)
     if argmax_bytes:
         plan.run(x, y, index)
+        if RECORDING:
+            capture.pure()
     else:
         plan.run(x, y)
+        if RECORDING:
+            capture.impure("copies the argmax")
         np.copyto(index, plan.extra, casting="unsafe")
     return y, index
 
@@ -171,7 +178,11 @@ def max_backward(backend, g, index, out=None, *, input_size, kernel_size, stride
     plan = cached_plan(key, build)
     if argmax_bytes:
         plan.run(g, contiguous(index), dx)
+        if RECORDING:
+            capture.pure()
     else:
+        if RECORDING:
+            capture.impure("copies the argmax")
         np.copyto(plan.extra, index, casting="unsafe")
         plan.run(g, dx)
     return dx

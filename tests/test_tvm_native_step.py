@@ -1,4 +1,4 @@
-"""A whole training step as one generated function (native_step): the same parameters as
+"""A whole training step as one generated function (the TVM backend's native_step): the same parameters as
 the step run kernel by kernel, every step; what refuses it (a label out of range, another
 layout) still runs and says what it says; a second process loads it from the disk cache
 without TVM's compiler."""
@@ -10,12 +10,12 @@ import textwrap
 import numpy as np
 import pytest
 
-# trains through sporeling.expression, which this plugin does not depend on: tox's
-# graph-native env (every distribution installed) runs this file
-sx = pytest.importorskip("sporeling.expression")
-from sporeling.core import set_context  # noqa: E402
-from sporeling.expression import nn  # noqa: E402
-from sporeling.expression.optim import Momentum  # noqa: E402
+import sporeling.expression as sx
+from sporeling.core import set_context
+from sporeling.expression import nn
+from sporeling.expression.optim import Momentum
+
+pytestmark = pytest.mark.usefixtures("fresh_home_and_context")
 
 
 class Net(nn.Cell):
@@ -126,7 +126,7 @@ def test_a_label_out_of_range_after_an_update_is_named_with_its_line():
             step(sx.Tensor(x), sx.Tensor(y))
         if native:
             assert "softmax_cross_entropy" in str(error.value)
-            assert "test_native_step.py" in str(error.value)  # the loss's line
+            assert "test_tvm_native_step.py" in str(error.value)  # the loss's line
         states.append([p.asnumpy().copy() for p in net.get_parameters()])
     for a, b in zip(*states):
         np.testing.assert_array_equal(a, b)
@@ -147,7 +147,7 @@ def test_a_second_process_loads_the_step_without_tvms_compiler(tmp_path):
     script = textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {os.path.dirname(__file__)!r})
-        from test_native_step import _batches, _train
+        from test_tvm_native_step import _batches, _train
         net, step, losses = _train(True, _batches(5))
         print("compiler imported:", "tvm.driver" in sys.modules or "tvm.s_tir" in sys.modules)
         print(repr(losses))

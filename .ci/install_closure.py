@@ -13,6 +13,7 @@ builds are cached, an environment takes seconds instead of a minute), else with 
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -27,13 +28,21 @@ def _names(requirements) -> list[str]:
     return [re.split(r"[\s<>=!~;\[]", d, maxsplit=1)[0] for d in requirements]
 
 
+def _pyprojects():
+    """The repository's pyproject.toml files. Hidden folders (.tox, .git) are never
+    entered: under `tox p` other environments install into .tox meanwhile, and a folder
+    vanishing under a glob raised FileNotFoundError."""
+    for folder, subfolders, files in os.walk(ROOT):
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+        if "pyproject.toml" in files:
+            yield Path(folder) / "pyproject.toml"
+
+
 def distributions() -> dict[str, tuple[Path, list[str], list[str]]]:
     """Every distribution in the repository: name -> (folder, declared dependencies, its
     [test] extra)."""
     found = {}
-    for pyproject in ROOT.glob("**/pyproject.toml"):
-        if any(part.startswith(".") for part in pyproject.relative_to(ROOT).parts):
-            continue
+    for pyproject in _pyprojects():
         project = tomllib.loads(pyproject.read_text())["project"]
         test = project.get("optional-dependencies", {}).get("test", [])
         found[project["name"]] = (pyproject.parent, _names(project.get("dependencies", [])),

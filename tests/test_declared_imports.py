@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from repo_files import repo_files
+
 ROOT = Path(__file__).resolve().parents[1]
-PYPROJECTS = sorted(p for p in ROOT.glob("**/pyproject.toml")
-                    if not any(part.startswith(".") for part in p.relative_to(ROOT).parts))
+PYPROJECTS = repo_files("pyproject.toml")
 _SUBPACKAGE_OF = {}  # "sporeling.x" -> distribution name
 for _p in PYPROJECTS:
     _name = tomllib.loads(_p.read_text())["project"]["name"]

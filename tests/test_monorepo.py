@@ -10,14 +10,15 @@ import pytest
 from sporeling.core import get_plugin_host
 from sporeling.core.testing import hookspec_problems
 
+from repo_files import repo_files
+
 ROOT = Path(__file__).resolve().parents[1]
-PYPROJECTS = sorted(p for p in ROOT.glob("**/pyproject.toml")
-                    if not any(part.startswith(".") for part in p.relative_to(ROOT).parts))
+PYPROJECTS = repo_files("pyproject.toml")
 ORDER = ["core", "runtime", "compiler", "expression", "data", "amp", "parallel"]
 
 
 def test_sporeling_is_a_pep420_namespace():
-    assert [p for p in ROOT.glob("**/src/sporeling/__init__.py") if ".tox" not in p.parts] == []
+    assert repo_files("src/sporeling/__init__.py") == []
     import sporeling
     assert getattr(sporeling, "__file__", None) is None
 
@@ -78,8 +79,7 @@ def test_conftest_fixtures_stay_in_their_package():
 
 def test_docs_stand_alone():
     """A user's clone holds only the repository: no document may point outside it."""
-    outside = [f"{p.relative_to(ROOT)}:{n}" for p in ROOT.glob("**/*.md")
-               if not any(part.startswith(".") for part in p.relative_to(ROOT).parts)
+    outside = [f"{p.relative_to(ROOT)}:{n}" for p in repo_files("*.md")
                for n, line in enumerate(p.read_text().splitlines(), 1) if "../shared" in line]
     assert outside == []
     assert (ROOT / "docs" / "architecture.md").exists()

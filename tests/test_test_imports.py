@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from repo_files import repo_files
+
 ROOT = Path(__file__).resolve().parents[1]
-PYPROJECTS = sorted(p for p in ROOT.glob("**/pyproject.toml")
-                    if not any(part.startswith(".") for part in p.relative_to(ROOT).parts))
+PYPROJECTS = repo_files("pyproject.toml")
 MODULE_DISTS = metadata.packages_distributions()
 # cross-checks against PyTorch (importorskip), and the scripts under ms/tests/data that record
 # reference values with real MindSpore in its own venv: never dependencies

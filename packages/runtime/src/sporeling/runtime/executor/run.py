@@ -145,10 +145,10 @@ class _Builder:
             lines.append(f"    {target} = k{i}({', '.join(call)})")
             line_of.append(i)
             if recorded:
-                ns[f"n{i}"], ns[f"v{i}"] = ins.name, _returns_view(p.backend, ins.name)
+                ns[f"rn{i}"], ns[f"rv{i}"] = ins.name, _returns_view(p.backend, ins.name)
                 read = "".join(f"s{s}, " for s in ins.inputs)
                 wrote = "".join(f"s{s}, " for s in ins.outputs)
-                lines.append(f"    _R[0].end({i}, n{i}, ({read}), ({wrote}), v{i})")
+                lines.append(f"    _R[0].end({i}, rn{i}, ({read}), ({wrote}), rv{i})")
                 line_of.append(i)
             if timed:
                 lines.append(f"    _ran(n{i}, _t, _now(), P)")
@@ -211,6 +211,7 @@ def _guard(fn: types.FunctionType, program: Program, line_of: list, n_inputs: in
             if not spare:
                 spare.append(_Builder(program).runner(replay=False))
             return spare[0](*inputs)
+
         def python(variant=None):
             code, lines = variant or (fn, line_of)
             if _kernel_listeners:

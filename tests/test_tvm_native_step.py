@@ -161,3 +161,29 @@ def test_a_second_process_loads_the_step_without_tvms_compiler(tmp_path):
     first, second = (run.stdout.splitlines() for run in runs)
     assert second[0] == "compiler imported: False"
     assert first[1] == second[1]
+
+
+def test_another_thread_runs_the_step_in_python():
+    """oneDNN's plans (the memory objects a step points at its arrays) belong to the thread
+    that recorded it: a call from another thread runs the program kernel by kernel, with
+    that thread's own plans, and computes the same."""
+    import threading
+    batches = _batches(5)
+    ref_net, ref_step, ref_losses = _train(False, batches)
+    net, step, losses = _train(True, batches[:4])
+    replay = step.last_executable.program.program._runner.replay
+    native, answers = replay.native, []
+
+    def watched(inputs):  # what the native step answered: None sends it to Python
+        answers.append(native(inputs))
+        return answers[-1]
+    replay.native = watched
+    x, y = batches[4]
+    got = []
+    worker = threading.Thread(target=lambda: got.append(
+        float(step(sx.Tensor(x), sx.Tensor(y)).asnumpy())))
+    worker.start()
+    worker.join()
+    assert answers == [None] and got == ref_losses[4:]
+    for p, q in zip(net.trainable_params(), ref_net.trainable_params()):
+        np.testing.assert_array_equal(p.asnumpy(), q.asnumpy())

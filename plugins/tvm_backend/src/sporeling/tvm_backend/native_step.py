@@ -20,12 +20,15 @@ makes, in the recorded order:
   leaves when that kernel raises.
 
 The code depends only on the calls' kinds, shapes and the table's layout, not on any
-address: it is cached on disk like the kernels (a second process loads it).
+address: it is cached on disk like the kernels (a second process loads it). It runs in the
+thread that recorded it (oneDNN's plans, whose memory objects it points at the arrays, are
+per thread); a call from another thread runs in Python.
 """
 from __future__ import annotations
 
 import ctypes
 import functools
+import threading
 
 import numpy as np
 
@@ -100,8 +103,13 @@ def native_step(program, rec, inputs, outputs):
         addresses[slot] = address
     keep = (rec, inputs)  # the recorded buffers stay the step's
     first_write = _first_write(program)
+    thread = rec.thread
 
     def step(args):
+        # oneDNN's plans (their memory objects, whose data the step points) are each
+        # thread's own: another thread runs the program in Python, on its own plans
+        if threading.get_ident() != thread:
+            return None
         try:
             fn(addresses, *args)
         except (TypeError, BufferError):  # not an array, a read-only one

@@ -38,6 +38,7 @@ from sporeling.runtime.executor.run import ExecutionError
 from . import cache
 from .entry import declare
 from .kernels import NAMES
+from .step_memory import StepMemory
 from .target import ffi, target, tvm
 
 __all__ = ["native_step", "REFUSED"]
@@ -55,8 +56,9 @@ def native_step(program, rec, inputs, outputs):
     ranges = [(x.ctypes.data, x.nbytes) for x in inputs]
     if _overlapping(ranges):
         return "two inputs share memory"
-    table: dict = {}  # address -> its slot in the table
-    where = functools.partial(_where, ranges, inputs, table)
+    table: list = []  # the addresses the table holds
+    memory = StepMemory(rec.calls, inputs, program.constants.values(), outputs)
+    where = functools.partial(_where, ranges, inputs, table, memory)
     calls, checks = [], []  # checks: the instruction of each recorded check
     for call in rec.calls:
         if call.kind == "packed":
@@ -95,13 +97,13 @@ def native_step(program, rec, inputs, outputs):
         elif any(np.may_share_memory(o, x) for x in inputs):
             return "an output is a view of an input"
         else:
-            returned.append(o)
+            returned.append(memory.view(o))
     structure = (tuple((x.shape, x.dtype.str) for x in inputs), len(table), tuple(calls))
     fn = _compiled(structure, rec)
-    addresses = np.zeros(max(len(table), 1), np.int64)
-    for address, slot in table.items():
-        addresses[slot] = address
-    keep = (rec, inputs)  # the recorded buffers stay the step's
+    addresses = np.array(table or [0], np.int64)
+    # what the step's calls point into: oneDNN's plans, the block of its temporaries (the
+    # recorded run's buffers go back to the pool: the step wrote into them for the last time)
+    keep = ([call.keep for call in rec.calls if call.keep is not None], memory.block)
     first_write = _first_write(program)
     thread = rec.thread
 
@@ -131,6 +133,7 @@ def native_step(program, rec, inputs, outputs):
         return [args[o] if isinstance(o, int) else np.array(o, copy=True) for o in returned]
     step.keep = keep
     step.calls = len(calls)
+    step.nbytes = memory.nbytes
     return step
 
 
@@ -139,20 +142,23 @@ def _overlapping(ranges) -> bool:
     return any(a[1] > b[0] for a, b in zip(spans, spans[1:]))
 
 
-def _slot(table: dict, address: int) -> int:
-    return table.setdefault(address, len(table))
+def _slot(table: list, address: int) -> int:
+    """A new slot of the table for ``address`` (never shared: which addresses coincide
+    depends on where the buffers lay, and the code must not)."""
+    table.append(address)
+    return len(table) - 1
 
 
-def _where(ranges, inputs, table, array) -> tuple:
+def _where(ranges, inputs, table, memory, array) -> tuple:
     """``("in", k, element)``: inside input ``k``, at that element of it; ``("table",
-    slot)``: an address the table holds."""
+    slot)``: an address the table holds (``memory``'s new place of the array)."""
     address = array.ctypes.data
     for k, (start, n) in enumerate(ranges):
         if start <= address < start + n:
             offset, size = divmod(address - start, inputs[k].itemsize)
             if size == 0:
                 return ("in", k, offset)
-    return ("table", _slot(table, address))
+    return ("table", _slot(table, memory.address(array)))
 
 
 def _first_write(program) -> int:

@@ -76,7 +76,7 @@ class StepMemory:
                        key=lambda k: -(regions[k][1] - regions[k][0]))
         for k in order:
             lo, hi, first, last = regions[k]
-            size = hi - lo + _ALIGN
+            size = -(-(hi - lo + _ALIGN) // _ALIGN) * _ALIGN  # offsets stay multiples
             offsets[k] = off = _first_fit(placed, size, first, last)
             placed.append((off, size, first, last))
         self.nbytes = max((off + size for off, size, _, _ in placed), default=0)

@@ -282,6 +282,7 @@ def _text_kinds() -> dict:
     from .pooling import POOL_KINDS, pool_spec, pool_unsupported
     from .rnn import rnn_spec, rnn_unsupported
     from .softmax_ce import CE_KINDS, ce_spec, ce_unsupported
+    from .add_at import add_at_spec
     from .take import take_spec
     kinds = dict.fromkeys(("lstm", "lstm_grad", "gru", "gru_grad"), (
         rnn_unsupported, lambda name, params, specs: rnn_spec(name, specs, params)))
@@ -293,8 +294,9 @@ def _text_kinds() -> dict:
         lambda name, params, specs: ce_spec(name, specs, params))))
     kinds["normalize"] = (lambda name, params, specs: norm_unsupported(specs, params),
                           lambda name, params, specs: norm_spec(specs, params))
-    # (a getitem of another key is none of TVM's: no spec, and no reason to say)
+    # (a getitem or add_at of another key is none of TVM's: no spec, and no reason to say)
     kinds["getitem"] = (lambda name, params, specs: None, take_spec)
+    kinds["add_at"] = (lambda name, params, specs: None, add_at_spec)
     return kinds
 
 

@@ -13,6 +13,7 @@ from .group_kernel import in_place as group_in_place
 from .kernels import fused_elementwise, fused_reduce
 from .row_kernels import normalize, softmax_cross_entropy, softmax_cross_entropy_grad
 from .pool_kernel import max_pool2d, max_pool2d_scatter
+from .add_at import add_at
 from .take import getitem
 from .rnn_kernel import gru, gru_grad, lstm, lstm_grad
 
@@ -67,6 +68,8 @@ def sporeling_add_kernels(kernels) -> None:
     kernels.add_kernel(TvmBackend.name, "normalize", normalize, memory=KernelMemory.FRESH)
     # a copied row at an index operand, else the provider below's views
     kernels.add_kernel(TvmBackend.name, "getitem", getitem, memory=KernelMemory.VIEW)
+    # a copy of its first operand with the second added where a basic key selects
+    kernels.add_kernel(TvmBackend.name, "add_at", add_at, memory=KernelMemory.writes_out())
     # allocates its results but for Parameters' new values, written where they were
     kernels.add_kernel(TvmBackend.name, "fused_group", fused_group,
                        memory=KernelMemory.writes_outs(group_in_place))

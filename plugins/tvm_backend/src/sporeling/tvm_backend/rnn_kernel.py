@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import below_call, generated, made_call, packed, views
+from sporeling.runtime.executor import capture
+from sporeling.runtime.executor.capture import RECORDING
+
+from .kernels import below_call, generated, invoke, made_call, packed, views
 from .rnn import rnn_scratch, rnn_shapes, rnn_spec, rnn_unsupported
 
 __all__ = ["lstm", "lstm_grad", "gru", "gru_grad"]
@@ -51,12 +54,21 @@ def _call(kind, inputs, params):
         # the results are views of one pool buffer (its bytes live while any of them
         # does), the scratch views of one plain array
         buffers = views(backend.allocate((result_size,), np.uint8), result_at)
-        fn(*[x if x.flags.c_contiguous and x.flags.writeable else np.array(x, order="C")
-             for x in inputs], *buffers, *views(np.empty(scratch_size, np.uint8), scratch_at))
+        invoke(fn, *[x if x.flags.c_contiguous and x.flags.writeable else _copied(x)
+                     for x in inputs],
+               *buffers, *views(np.empty(scratch_size, np.uint8), scratch_at))
         if out is None:
             return tuple(buffers)
         for o, b in zip(out, buffers):
             if o is not None:
+                if RECORDING:
+                    capture.impure("copies its results")
                 np.copyto(o, b)
         return tuple(b if o is None else o for o, b in zip(out, buffers))
     return run
+
+
+def _copied(x):
+    if RECORDING:
+        capture.impure("copies a strided operand")
+    return np.array(x, order="C")

@@ -43,9 +43,23 @@ class ConvNet(nn.Cell):
         return self.fc(x.reshape(x.shape[0], -1))
 
 
-def _setup(lr=0.05, norm=False):
+class LSTMNet(nn.Cell):
+    """Two LSTM layers, the last step into a dense layer: generated RNN kernels, an
+    ``add_at`` in the backward, a row times a matrix (BLAS's ``sgemv``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(4, 16, num_layers=2, has_bias=True, batch_first=True)
+        self.fc = nn.Dense(16, 5)
+
+    def construct(self, x):
+        out, _ = self.lstm(x.reshape(1, 5, 4))
+        return self.fc(out[:, -1])
+
+
+def _setup(lr=0.05, norm=False, net=None):
     sx.set_seed(0)
-    net = ConvNet() if norm else Net()
+    net = net() if net else ConvNet() if norm else Net()
     net.set_train()
     loss_fn = nn.CrossEntropyLoss()
     opt = Momentum(net.trainable_params(), learning_rate=lr, momentum=0.9)
@@ -65,9 +79,9 @@ def _batches(steps, rows=32):
              rng.integers(0, 5, rows).astype(np.int32)) for _ in range(steps)]
 
 
-def _train(native: bool, batches, lr=0.05, norm=False):
+def _train(native: bool, batches, lr=0.05, norm=False, net=None):
     set_context(tvm_native_steps=native)
-    net, step = _setup(lr, norm)
+    net, step = _setup(lr, norm, net)
     losses = [float(step(sx.Tensor(x), sx.Tensor(y)).asnumpy()) for x, y in batches]
     return net, step, losses
 
@@ -78,6 +92,16 @@ def test_the_native_step_trains_as_the_kernels_do_bit_for_bit():
     assert "whole step: one native function of" in step.explain()
     ref_net, ref_step, ref_losses = _train(False, batches)
     assert "whole step: Python (set_context(tvm_native_steps=False))" in ref_step.explain()
+    assert losses == ref_losses
+    for p, q in zip(net.trainable_params(), ref_net.trainable_params()):
+        np.testing.assert_array_equal(p.asnumpy(), q.asnumpy())
+
+
+def test_an_lstm_step_is_native_too():
+    batches = _batches(6, rows=1)
+    net, step, losses = _train(True, batches, net=LSTMNet)
+    assert "whole step: one native function" in step.explain()
+    ref_net, _, ref_losses = _train(False, batches, net=LSTMNet)
     assert losses == ref_losses
     for p, q in zip(net.trainable_params(), ref_net.trainable_params()):
         np.testing.assert_array_equal(p.asnumpy(), q.asnumpy())

@@ -253,8 +253,12 @@ def _prim_func(input_specs, n_table, calls):
                     values = [tir.reinterpret("handle", table[a[1]]) if a[0] == "handle"
                               else pointer(a[1]) if a[0] == "pointer"
                               else tir.const(a[1], a[0]) for a in args]
-                    status = tir.call_extern("int32", target_[1], *values)
-                    T.buffer_store(state, state[0] | status, [0])
+                    _, symbol, returns_status = target_
+                    if returns_status:
+                        status = tir.call_extern("int32", symbol, *values)
+                        T.buffer_store(state, state[0] | status, [0])
+                    else:  # (a void function: its return register holds anything)
+                        T.evaluate(tir.call_extern("int32", symbol, *values))
                 else:  # a check: go on only while the flag is zero
                     where, (dtype, k) = target_, args
                     flag = T.decl_buffer((1,), str(np.dtype(dtype)),

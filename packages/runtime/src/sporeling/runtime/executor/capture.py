@@ -57,9 +57,9 @@ class Handle:
 @dataclass(eq=False)
 class NativeCall:
     """``kind`` ``"packed"``: ``target`` (a compiled function) called on ``args`` (arrays);
-    ``"extern"``: ``target`` is ``(library path, symbol)``, ``args`` hold arrays (passed as
-    their data's address), :class:`Handle` objects and ints (``int32``), the call returns a
-    status (0: success); ``"check"``: ``args[0]`` (an array) must hold zeros after the
+    ``"extern"``: ``target`` is ``(library path, symbol, returns a status)``, ``args`` hold
+    arrays (passed as their data's address), :class:`Handle` objects, ints (``int32``)
+    and NumPy numbers (of their type); a status is 0 on success; ``"check"``: ``args[0]`` (an array) must hold zeros after the
     calls before it. ``keep`` holds what the arguments point into."""
     kind: str
     target: Any
@@ -147,11 +147,12 @@ def packed(fn, args, keep=None) -> None:
         rec.add(NativeCall("packed", fn, tuple(args), keep))
 
 
-def extern(library: str, symbol: str, args, keep=None) -> None:
-    """Record ``symbol(*args)`` of the shared library at ``library`` (made by the caller)."""
+def extern(library: str, symbol: str, args, keep=None, status: bool = True) -> None:
+    """Record ``symbol(*args)`` of the shared library at ``library`` (made by the caller);
+    ``status``: it returns an int, 0 on success (else it returns nothing)."""
     rec = _mine()
     if rec is not None:
-        rec.add(NativeCall("extern", (library, symbol), tuple(args), keep))
+        rec.add(NativeCall("extern", (library, symbol, status), tuple(args), keep))
 
 
 def check(flag: np.ndarray) -> None:

@@ -1,7 +1,7 @@
 """The small products NumPy's kernel serves (``matmul.MIN_MACS``), as a native step makes
-them: the ``sgemm`` of the OpenBLAS NumPy's wheels bundle, with the arguments NumPy's
-``matmul`` passes it for a product of two matrices (row-major, each operand as it lies or
-transposed). Only recorded (:mod:`sporeling.runtime.executor.capture`): NumPy still
+them: the ``sgemm`` (``sgemv`` for a row times a matrix) of the OpenBLAS NumPy's wheels
+bundle, with the arguments NumPy's ``matmul`` passes it (row-major, each operand as it lies
+or transposed). Only recorded (:mod:`sporeling.runtime.executor.capture`): NumPy still
 computes it in Python, and a native step's first run is compared with NumPy's bit for bit.
 """
 from __future__ import annotations
@@ -44,21 +44,33 @@ def _operand(x: np.ndarray):
 
 
 def record_sgemm(a, b, y) -> None:
-    """Record ``y = a @ b`` (NumPy's kernel has just computed it) as NumPy's ``sgemm``
-    call; where NumPy would not call it so (vectors, other dtypes, a layout BLAS cannot
-    read), the kernel's work is Python's."""
-    sgemm = _sgemm()
-    ok = sgemm is not None and a.ndim == b.ndim == y.ndim == 2 and \
+    """Record ``y = a @ b`` (NumPy's kernel has just computed it) as the BLAS call NumPy's
+    ``matmul`` makes: ``sgemm`` for two matrices, ``sgemv`` for a row times a matrix (an
+    RNN's last step into a dense layer: bit for bit NumPy's, whichever way the matrix
+    lies); where NumPy would call another (a dot product, ``syrk``) or none (other dtypes,
+    a layout BLAS cannot read), the kernel's work is Python's."""
+    library = _sgemm()
+    ok = library is not None and a.ndim == b.ndim == y.ndim == 2 and \
         a.dtype == b.dtype == y.dtype == np.float32 and y.flags.c_contiguous and \
-        min(a.shape[0], b.shape[1]) > 1 and a.shape[1] > 0
+        b.shape[1] > 1 and a.shape[1] > 0
     fa, fb = (_operand(a), _operand(b)) if ok else (None, None)
-    if fa is None or fb is None or a.ctypes.data == b.ctypes.data:  # (NumPy: syrk)
+    if fb is None or a.ctypes.data == b.ctypes.data or (fa is None and a.shape[0] > 1):
         capture.impure("runs NumPy's kernel")
         return
     m, k = a.shape
     n = b.shape[1]
     i64, f32 = np.int64, np.float32
-    capture.extern(sgemm[0], sgemm[1], (
-        _ROW_MAJOR, fa[0], fb[0], i64(m), i64(n), i64(k), f32(1), a, i64(fa[1]), b,
-        i64(fb[1]), f32(0), y, i64(n)))
+    if m > 1:
+        capture.extern(library[0], library[1], (
+            _ROW_MAJOR, fa[0], fb[0], i64(m), i64(n), i64(k), f32(1), a, i64(fa[1]), b,
+            i64(fb[1]), f32(0), y, i64(n)), status=False)
+    else:  # y = b^T a: b as it lies, read transposed, or its transpose as it lies
+        step = a.strides[1] // a.itemsize
+        if a.strides[1] % a.itemsize or step < 1:
+            capture.impure("runs NumPy's kernel")
+            return
+        trans, rows, cols = (_TRANS, k, n) if fb[0] == _NO_TRANS else (_NO_TRANS, n, k)
+        capture.extern(library[0], library[1].replace("gemm", "gemv"), (
+            _ROW_MAJOR, trans, i64(rows), i64(cols), f32(1), b, i64(fb[1]), a, i64(step),
+            f32(0), y, i64(1)), status=False)
     capture.pure()

@@ -97,27 +97,24 @@ def test_the_native_step_trains_as_the_kernels_do_bit_for_bit():
         np.testing.assert_array_equal(p.asnumpy(), q.asnumpy())
 
 
-def test_an_lstm_step_is_native_too():
-    batches = _batches(6, rows=1)
-    net, step, losses = _train(True, batches, net=LSTMNet)
+def _native_and_as_kernel_by_kernel(batches, **setup):
+    """Trains natively (asserting it ran so) and kernel by kernel: equal bit for bit."""
+    net, step, losses = _train(True, batches, **setup)
     assert "whole step: one native function" in step.explain()
-    ref_net, _, ref_losses = _train(False, batches, net=LSTMNet)
+    ref_net, _, ref_losses = _train(False, batches, **setup)
     assert losses == ref_losses
     for p, q in zip(net.trainable_params(), ref_net.trainable_params()):
         np.testing.assert_array_equal(p.asnumpy(), q.asnumpy())
+
+
+def test_an_lstm_step_is_native_too():
+    _native_and_as_kernel_by_kernel(_batches(6, rows=1), net=LSTMNet)
 
 
 def test_a_learning_rate_per_step_is_read_at_each_steps_count():
     """A schedule's rate is a row at the step count (a generated copy): a view of it
     would have been replayed at the recorded step's rate."""
-    batches = _batches(8)
-    rates = [0.1 / (1 + k) for k in range(8)]
-    net, step, losses = _train(True, batches, lr=rates)
-    assert "whole step: one native function" in step.explain()
-    ref_net, _, ref_losses = _train(False, batches, lr=rates)
-    assert losses == ref_losses
-    for p, q in zip(net.trainable_params(), ref_net.trainable_params()):
-        np.testing.assert_array_equal(p.asnumpy(), q.asnumpy())
+    _native_and_as_kernel_by_kernel(_batches(8), lr=[0.1 / (1 + k) for k in range(8)])
 
 
 def test_a_label_out_of_range_stops_the_native_step_and_is_named():

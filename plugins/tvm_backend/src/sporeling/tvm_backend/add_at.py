@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels import below_call, compact, generated, invoke, made_call
+from .kernels import below_call, compact, invoke, made_call, spec_function
 from .tir_text import Generated, Writer, header
 
 __all__ = ["AddAtSpec", "add_at_spec", "add_at"]
@@ -104,9 +104,7 @@ def _make(specs, key):
     params = {"key": key}
     below = below_call("add_at", params)
     spec = add_at_spec("add_at", params, specs)
-    if spec is None:
-        return below
-    _, fn = generated("add_at", None, lambda: spec)
+    fn = spec_function("add_at", spec)
     if fn is None:
         return below
     shape, dtype = spec.shape, np.dtype(spec.dtype)

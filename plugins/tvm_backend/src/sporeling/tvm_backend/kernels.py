@@ -220,6 +220,12 @@ def generated(kind: str, why: str | None, make_spec) -> tuple:
     return spec, function(spec)
 
 
+def spec_function(kind: str, spec):
+    """The compiled function of ``spec`` (a function written as text; None: none, or TVM
+    failed on it)."""
+    return None if spec is None else generated(kind, None, lambda: spec)[1]
+
+
 _MADE: dict = {}  # a kernel's call key -> the call made for it (see made_call)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from sporeling.runtime.executor import capture
 from sporeling.runtime.executor.capture import RECORDING
 
-from .kernels import below_call, generated, invoke, made_call
+from .kernels import below_call, invoke, made_call, spec_function
 from .tir_text import Generated, Writer, header
 
 __all__ = ["TakeSpec", "take_spec", "getitem"]
@@ -75,9 +75,7 @@ def _make(specs, key):
     params = {"key": key}
     below = below_call("getitem", params)
     spec = take_spec("getitem", params, specs)
-    if spec is None:
-        return below
-    _, fn = generated("getitem", None, lambda: spec)
+    fn = spec_function("getitem", spec)
     if fn is None:
         return below
     shape, dtype = tuple(specs[0][0][1:]), np.dtype(specs[0][1])

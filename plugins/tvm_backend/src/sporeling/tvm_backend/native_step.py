@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import threading
 
 import numpy as np
@@ -59,18 +60,45 @@ def native_step(program, rec, inputs, outputs):
     table: list = []  # the addresses the table holds
     memory = StepMemory(rec.calls, inputs, program.constants.values(), outputs)
     where = functools.partial(_where, ranges, inputs, table, memory)
-    calls, checks = [], []  # checks: the instruction of each recorded check
+    made = _calls(rec, where, table)
+    if isinstance(made, str):
+        return made
+    calls, checks = made
+    returned = []  # per output: the input it is, or where it lies in the step's block
+    for o in outputs:
+        k = next((k for k, x in enumerate(inputs) if o is x), None)
+        if k is not None:
+            returned.append(k)
+        elif not isinstance(o, np.ndarray):
+            return "an output is not an array"
+        elif any(np.may_share_memory(o, x) for x in inputs):
+            return "an output is a view of an input"
+        else:
+            returned.append(memory.view(o))
+    structure = (tuple((x.shape, x.dtype.str) for x in inputs), len(table), tuple(calls))
+    step = _step(_compiled(structure, rec), np.array(table or [0], np.int64), program,
+                 checks, returned, rec.thread)
+    # what the step's calls point into: oneDNN's plans, the block of its temporaries (the
+    # recorded run's buffers go back to the pool: the step wrote into them for the last time)
+    step.keep = ([call.keep for call in rec.calls if call.keep is not None], memory.block)
+    step.calls = len(calls)
+    return step
+
+
+def _calls(rec, where, table):
+    """``(calls, checks)``: the recorded calls as the generated function makes them (what
+    keys its code: kinds, names, shapes, slots of the table), and the instruction of each
+    check; or why they cannot be made."""
+    calls, checks = [], []
     for call in rec.calls:
         if call.kind == "packed":
             name = NAMES.get(id(call.target))
             if name is None or name[1] is not call.target:
                 return "a kernel's function has no name"
-            args = []
-            for a in call.args:
-                if not (isinstance(a, np.ndarray) and a.flags.c_contiguous):
-                    return f"{name[0]} was called on a strided array"
-                args.append((where(a), a.shape, a.dtype.str))
-            calls.append(("packed", name[0], tuple(args)))
+            if not all(isinstance(a, np.ndarray) and a.flags.c_contiguous for a in call.args):
+                return f"{name[0]} was called on a strided array"
+            calls.append(("packed", name[0],
+                          tuple((where(a), a.shape, a.dtype.str) for a in call.args)))
         elif call.kind == "extern":
             args = []
             for a in call.args:
@@ -87,25 +115,12 @@ def native_step(program, rec, inputs, outputs):
             flag = call.args[0]
             checks.append(call.instruction)
             calls.append(("check", where(flag), (flag.dtype.str, len(checks) - 1)))
-    returned = []
-    for o in outputs:
-        k = next((k for k, x in enumerate(inputs) if o is x), None)
-        if k is not None:
-            returned.append(k)
-        elif not isinstance(o, np.ndarray):
-            return "an output is not an array"
-        elif any(np.may_share_memory(o, x) for x in inputs):
-            return "an output is a view of an input"
-        else:
-            returned.append(memory.view(o))
-    structure = (tuple((x.shape, x.dtype.str) for x in inputs), len(table), tuple(calls))
-    fn = _compiled(structure, rec)
-    addresses = np.array(table or [0], np.int64)
-    # what the step's calls point into: oneDNN's plans, the block of its temporaries (the
-    # recorded run's buffers go back to the pool: the step wrote into them for the last time)
-    keep = ([call.keep for call in rec.calls if call.keep is not None], memory.block)
+    return calls, checks
+
+
+def _step(fn, addresses, program, checks, returned, thread):
+    """The call of the generated function ``fn``, its outputs made as ``returned`` says."""
     first_write = _first_write(program)
-    thread = rec.thread
 
     def step(args):
         # oneDNN's plans (their memory objects, whose data the step points) are each
@@ -131,9 +146,6 @@ def native_step(program, rec, inputs, outputs):
                 where=ins.where, hint="with set_context(tvm_native_steps=False) the step "
                 "runs kernel by kernel, and the kernel names the value") from None
         return [args[o] if isinstance(o, int) else np.array(o, copy=True) for o in returned]
-    step.keep = keep
-    step.calls = len(calls)
-    step.nbytes = memory.nbytes
     return step
 
 
@@ -169,12 +181,11 @@ def _first_write(program) -> int:
 
 def _compiled(structure, rec):
     """The step's function for ``structure``: from the disk cache, or generated."""
-    for call in rec.calls:
-        if call.kind == "packed":
-            name, fn = NAMES[id(call.target)]
-            ffi().register_global_func(name, fn, override=True)
-        elif call.kind == "extern":
-            _global(call.target[0])
+    functions = {NAMES[id(c.target)] for c in rec.calls if c.kind == "packed"}
+    for name, fn in functions:
+        ffi().register_global_func(name, fn, override=True)
+    for library in {c.target[0] for c in rec.calls if c.kind == "extern"}:
+        _global(library)
     _context_symbols()
     library = cache.load_or_build([("native_step", structure)], lambda: _build(structure))
     return library["main"]
@@ -185,7 +196,6 @@ def _context_symbols() -> None:
     """Give the step's library what its packed calls use (finding a function by name,
     calling it): TVM's runtime registers these when it loads, but a process that loads
     compiled code through TVM's FFI alone never loads that runtime (a null pointer)."""
-    import os
     lib = ctypes.CDLL(os.path.join(os.path.dirname(ffi().__file__), "lib", "libtvm_ffi.so"))
     for name in ("TVMFFIFunctionCall", "TVMFFIHandleInitOnce",
                  "TVMFFIEnvModLookupFromImports"):

@@ -8,10 +8,10 @@ and the program's constants, which keep their place: they are read, never writte
 placed anew in one block: ranges the same calls touch merge into one region, alive from the
 first call of the first instruction touching it to the last call of the last one (a
 library's memory object is pointed at an array by one call and used by the next ones; an
-output lives to the end: it is copied out after), and
-regions alive at once never overlap -- first fit, largest first, as the compiler's memory
-planner does. A region keeps its offset modulo 64 (alignment as recorded). The step then
-points every call at the new place: its values are written before they are read within a
+output lives to the end: it is copied out after), and regions alive at once never overlap
+-- placed by the compiler's memory planner (``memplan.pack``), as the arena is. A region
+keeps its offset modulo 64 (alignment as recorded). The step then points every call at
+the new place: its values are written before they are read within a
 step, as they were in the recorded run -- which the step's first run, compared with the
 Python program's, confirms.
 """
@@ -20,6 +20,8 @@ from __future__ import annotations
 import bisect
 
 import numpy as np
+
+from sporeling.compiler.lowering.memplan import Buffer, lower_bound, pack
 
 __all__ = ["StepMemory"]
 
@@ -40,52 +42,24 @@ class StepMemory:
     """The new place of every array the recorded ``calls`` pass but ``inputs``'."""
 
     def __init__(self, calls, inputs, constants, outputs) -> None:
-        inside = [_span(x) for x in inputs]
+        regions = _regions(calls, inputs, outputs)
         fixed = [_span(c) for c in constants if isinstance(c, np.ndarray)]
-        # an array is alive through every call of its instruction: a library's memory
-        # object is pointed at it by one call and read or written by later ones (oneDNN's
-        # set_data_handle, then its primitives' executions)
-        spans: dict = {}
-        for c, call in enumerate(calls):
-            first, last = spans.get(call.instruction, (c, c))
-            spans[call.instruction] = (min(first, c), max(last, c))
-        touched = []  # (lo, hi, first call, last call)
-        for call in calls:
-            for a in call.args:
-                if isinstance(a, np.ndarray):
-                    lo, hi = _span(a)
-                    if not any(s <= lo < e for s, e in inside):
-                        touched.append((lo, max(hi, lo + 1), *spans[call.instruction]))
-        ends = [_span(o) for o in outputs if isinstance(o, np.ndarray)]
-        touched += [(lo, max(hi, lo + 1), len(calls), len(calls)) for lo, hi in ends
-                    if not any(s <= lo < e for s, e in inside)]
-        regions: list[list] = []  # [lo, hi, first call, last call]
-        for lo, hi, first, last in sorted(touched):
-            if regions and lo < regions[-1][1]:
-                r = regions[-1]
-                r[1], r[2], r[3] = max(r[1], hi), min(r[2], first), max(r[3], last)
-            else:
-                regions.append([lo, hi, first, last])
-        self._starts = [r[0] for r in regions]
-        self._moves: list[int] = []  # per region: new address - old
-        placed: list[tuple] = []     # (offset, size, first, last)
-        # None: a region holding a constant stays where it is
-        offsets = [None if any(lo < r[1] and r[0] < hi for lo, hi in fixed) else 0
-                   for r in regions]
-        order = sorted((k for k, off in enumerate(offsets) if off is not None),
-                       key=lambda k: -(regions[k][1] - regions[k][0]))
-        for k in order:
-            lo, hi, first, last = regions[k]
-            size = -(-(hi - lo + _ALIGN) // _ALIGN) * _ALIGN  # offsets stay multiples
-            offsets[k] = off = _first_fit(placed, size, first, last)
-            placed.append((off, size, first, last))
-        self.nbytes = max((off + size for off, size, _, _ in placed), default=0)
+        # a region holding a constant stays where it is; the others are packed by lifetime
+        # as the compiler's memory planner packs the arena (sizes in whole 64-byte units,
+        # so every offset keeps a region's alignment)
+        moved = [k for k, (lo, hi, _, _) in enumerate(regions)
+                 if not any(f_lo < hi and lo < f_hi for f_lo, f_hi in fixed)]
+        buffers = [Buffer([k], -(-(regions[k][1] - regions[k][0] + _ALIGN) // _ALIGN) * _ALIGN,
+                          regions[k][2], regions[k][3]) for k in moved]
+        offsets, self.nbytes, _ = pack(buffers, lower_bound(buffers, len(calls) + 1))
         raw = np.empty(self.nbytes + _ALIGN, np.uint8)
         self.block = raw[(-raw.ctypes.data) % _ALIGN:]
         base = self.block.ctypes.data
-        for r, off in zip(regions, offsets):
-            self._moves.append(0 if off is None else base + off + r[0] % _ALIGN - r[0])
-        self.recorded = sum(r[1] - r[0] for r, off in zip(regions, offsets) if off is not None)
+        self._starts = [lo for lo, _, _, _ in regions]
+        self._moves = [0] * len(regions)  # per region: new address - old
+        for k, off in zip(moved, offsets):
+            lo = regions[k][0]
+            self._moves[k] = base + off + lo % _ALIGN - lo
 
     def address(self, array: np.ndarray) -> int:
         """Where ``array``'s first element lives in the step."""
@@ -103,12 +77,30 @@ class StepMemory:
                           strides=array.strides)
 
 
-def _first_fit(placed, size: int, first: int, last: int) -> int:
-    """The lowest offset where ``size`` bytes overlap no placed region alive at once."""
-    busy = sorted((off, off + n) for off, n, f, l in placed if f <= last and first <= l)
-    at = 0
-    for lo, hi in busy:
-        if at + size <= lo:
-            break
-        at = max(at, hi)
-    return at
+def _regions(calls, inputs, outputs) -> list[list]:
+    """``[lo, hi, first call, last call]`` of each run of bytes the calls touch outside the
+    inputs (ranges that overlap merge). An array is alive through every call of its
+    instruction: a library's memory object is pointed at it by one call and read or
+    written by later ones (oneDNN's set_data_handle, then its primitives' executions); an
+    output through the end."""
+    inside = [_span(x) for x in inputs]
+    spans: dict = {}
+    for c, call in enumerate(calls):
+        first, last = spans.get(call.instruction, (c, c))
+        spans[call.instruction] = (min(first, c), max(last, c))
+    touched = [(a, spans[call.instruction]) for call in calls for a in call.args
+               if isinstance(a, np.ndarray)]
+    touched += [(o, (len(calls), len(calls))) for o in outputs if isinstance(o, np.ndarray)]
+    ranges = []
+    for a, (first, last) in touched:
+        lo, hi = _span(a)
+        if not any(s <= lo < e for s, e in inside):
+            ranges.append((lo, max(hi, lo + 1), first, last))
+    regions: list[list] = []
+    for lo, hi, first, last in sorted(ranges):
+        if regions and lo < regions[-1][1]:
+            r = regions[-1]
+            r[1], r[2], r[3] = max(r[1], hi), min(r[2], first), max(r[3], last)
+        else:
+            regions.append([lo, hi, first, last])
+    return regions

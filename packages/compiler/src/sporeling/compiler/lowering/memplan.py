@@ -26,7 +26,7 @@ import numpy as np
 
 from .liveness import Liveness, Step, analyse
 
-__all__ = ["Buffer", "MemoryPlan", "plan_memory", "lower_bound"]
+__all__ = ["Buffer", "MemoryPlan", "plan_memory", "lower_bound", "pack"]
 
 
 @dataclass
@@ -165,20 +165,24 @@ def plan_memory(steps: list[Step], sizes: dict, keys: dict, outputs, *, alignmen
     plan = MemoryPlan(liveness=live)
     plan.buffers = _buffers(steps, sizes, keys, live, in_place, plan.in_place)
     plan.lower_bound = lower_bound(plan.buffers, len(steps))
+    offsets, plan.arena_bytes, plan.strategy = pack(plan.buffers, plan.lower_bound)
+    for b, off in zip(plan.buffers, offsets):
+        b.offset = off
+        for v in b.values:
+            plan.offsets[v] = off
+    return plan
+
+
+def pack(buffers: list[Buffer], bound: int = 0) -> tuple[list[int], int, str]:
+    """``(offsets, bytes, strategy)``: the smallest of the greedy placements of
+    ``buffers`` (their sizes aligned) -- every order, best and first fit -- so that buffers
+    alive at once never overlap; stops at one of ``bound`` bytes (a lower bound)."""
     best = None
     for name, order in _ORDERS.items():
         for best_fit in (True, False):
-            offsets, arena = _place(plan.buffers, order, best_fit)
+            offsets, arena = _place(buffers, order, best_fit)
             if best is None or arena < best[1]:
                 best = (offsets, arena, f"{name}/{'best' if best_fit else 'first'}-fit")
-            if arena == plan.lower_bound:
-                break
-        if best[1] == plan.lower_bound:
-            break
-    if best is not None:
-        offsets, plan.arena_bytes, plan.strategy = best
-        for b, off in zip(plan.buffers, offsets):
-            b.offset = off
-            for v in b.values:
-                plan.offsets[v] = off
-    return plan
+            if arena <= bound:
+                return best
+    return best

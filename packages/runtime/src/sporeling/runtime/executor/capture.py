@@ -58,9 +58,10 @@ class Handle:
 class NativeCall:
     """``kind`` ``"packed"``: ``target`` (a compiled function) called on ``args`` (arrays);
     ``"extern"``: ``target`` is ``(library path, symbol, returns a status)``, ``args`` hold
-    arrays (passed as their data's address), :class:`Handle` objects, ints (``int32``)
-    and NumPy numbers (of their type); a status is 0 on success; ``"check"``: ``args[0]`` (an array) must hold zeros after the
-    calls before it. ``keep`` holds what the arguments point into."""
+    arrays (passed as their data's address), :class:`Handle` objects, ints (``int32``) and
+    NumPy numbers (of their type), a status is 0 on success; ``"check"``: ``args[0]`` (an
+    array) must hold zeros after the calls before it. ``keep`` holds what the arguments
+    point into; ``instruction``: the program's instruction that made the call."""
     kind: str
     target: Any
     args: tuple
@@ -76,7 +77,6 @@ class Recording:
         self.calls: list[NativeCall] = []
         self.why: str | None = None
         self.thread = threading.get_ident()
-        self._index = -1
         self._pure = False
         self._impure: str | None = None
         self._first = 0
@@ -91,7 +91,8 @@ class Recording:
         RECORDING.remove(self)
 
     def begin(self, index: int) -> None:
-        self._index, self._pure, self._impure = index, False, None
+        """Before instruction ``index``: its calls are those recorded from now on."""
+        self._pure, self._impure = False, None
         self._first = len(self.calls)
 
     def end(self, index: int, name: str, inputs: tuple, results: tuple, view: bool) -> None:
@@ -140,11 +141,11 @@ def _mine() -> Recording | None:
     return rec if rec is not None and rec.thread == threading.get_ident() else None
 
 
-def packed(fn, args, keep=None) -> None:
+def packed(fn, args) -> None:
     """Record ``fn(*args)``, a compiled function's call on arrays (made by the caller)."""
     rec = _mine()
     if rec is not None:
-        rec.add(NativeCall("packed", fn, tuple(args), keep))
+        rec.add(NativeCall("packed", fn, tuple(args)))
 
 
 def extern(library: str, symbol: str, args, keep=None, status: bool = True) -> None:
@@ -157,7 +158,7 @@ def extern(library: str, symbol: str, args, keep=None, status: bool = True) -> N
 
 def check(flag: np.ndarray) -> None:
     """Record that the step goes on only while ``flag`` (written by the calls before)
-    holds zeros: a replay stops there, and the step runs in Python instead."""
+    holds zeros: a replay stops there (the backend says what then happens)."""
     rec = _mine()
     if rec is not None:
         rec.add(NativeCall("check", None, (flag,)))

@@ -49,19 +49,19 @@ class Replay:
             self.why = f"backend {self.program.backend.name!r} makes no native steps"
 
     def run(self, inputs: tuple, python: Callable) -> list:
-        """The outputs of one call: ``python(variant=None)`` runs the program's Python
-        code (``variant``: another generated form of it, with its line map)."""
+        """The outputs of one call: ``python(inputs, variant=None)`` runs the program's
+        Python code (``variant``: another generated form of it, with its line map)."""
         if self.native is not None:
             outputs = self.native(inputs)
-            return python() if outputs is None else outputs
+            return python(inputs) if outputs is None else outputs
         self.calls += 1
         if self.candidate is not None:
             return self._check(inputs, python)
         if self.calls < RECORD_AT or RECORDING:  # another program is being recorded
-            return python()
+            return python(inputs)
         rec = Recording()
         with rec:
-            outputs = python(self.builder.generate(timed=False, recorded=True))
+            outputs = python(inputs, self.builder.generate(timed=False, recorded=True))
         self._make(rec, inputs, outputs)
         # the caller gets its own copies: the native step writes these buffers again
         return [o if not isinstance(o, np.ndarray) or any(o is x for x in inputs)
@@ -84,7 +84,7 @@ class Replay:
     def _check(self, inputs: tuple, python: Callable) -> list:
         twins = tuple(np.array(x, copy=True) if isinstance(x, np.ndarray) else x
                       for x in inputs)
-        expected = python()
+        expected = python(inputs)
         candidate, self.candidate = self.candidate, None
         got = candidate(twins)
         if got is None:
@@ -106,11 +106,9 @@ def describe(program) -> str | None:
     """What runs ``program``'s calls: one native step, or Python and why (None: the
     program has not run yet)."""
     runner = program._runner
-    replay = getattr(runner, "replay", None)
     if runner is None:
         return None
-    if replay is None:
-        return "Python (a copy of the program, for a second caller)"
+    replay = runner.replay
     if replay.native is not None:
         calls = getattr(replay.native, "calls", None)
         made = f" of {calls} native calls" if calls is not None else ""

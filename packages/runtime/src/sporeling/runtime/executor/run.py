@@ -203,6 +203,20 @@ def _guard(fn: types.FunctionType, program: Program, line_of: list, n_inputs: in
     spare: list = []
     timed: list = []
 
+    def python(inputs, variant=None):
+        code, lines = variant or (fn, line_of)
+        if _kernel_listeners:
+            if not timed:
+                timed.extend(make_timed())
+            code, lines = timed
+        try:
+            return code(*inputs)
+        except Exception as exc:
+            error = _explain(exc, code, program, lines)
+            if error is exc:
+                raise
+            raise error from exc
+
     def runner(*inputs):
         if len(inputs) != n_inputs:
             raise ExecutionError("wrong number of program inputs", op=program.name,
@@ -211,24 +225,10 @@ def _guard(fn: types.FunctionType, program: Program, line_of: list, n_inputs: in
             if not spare:
                 spare.append(_Builder(program).runner(replay=False))
             return spare[0](*inputs)
-
-        def python(variant=None):
-            code, lines = variant or (fn, line_of)
-            if _kernel_listeners:
-                if not timed:
-                    timed.extend(make_timed())
-                code, lines = timed
-            try:
-                return code(*inputs)
-            except Exception as exc:
-                error = _explain(exc, code, program, lines)
-                if error is exc:
-                    raise
-                raise error from exc
         try:
             if replay is not None and replay.pending and not _kernel_listeners:
                 return replay.run(inputs, python)
-            return python()
+            return python(inputs)
         finally:
             busy.release()
     runner.__name__ = runner.__qualname__ = f"run_{program.name}"
